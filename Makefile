@@ -1,0 +1,41 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# make                 build tlbpath.ko for the running kernel (or KDIR=...)
+# make check           unit tests, then the in-VM tests on Debian's kernels
+# make demo            boot a Debian kernel in QEMU and show tlbpath at work
+# make unit            user-space unit tests only (TAP, under prove)
+
+KERNELRELEASE ?= $(shell uname -r)
+KDIR ?= /lib/modules/$(KERNELRELEASE)/build
+TLBPATH_VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' $(CURDIR)/dkms.conf)
+
+CC ?= gcc
+UNIT_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -Iinclude
+UNIT_TESTS := tests/unit/test_geometry tests/unit/test_policy
+
+.PHONY: all module clean unit check demo deps vm-check
+
+all: module
+
+module:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) TLBPATH_VERSION=$(TLBPATH_VERSION) modules
+
+clean:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null || true
+	rm -f $(UNIT_TESTS) tests/unit/*.o
+	rm -rf build
+
+tests/unit/test_%: tests/unit/test_%.c src/geometry.c src/policy.c include/tlbpath/*.h tests/unit/tap.h
+	$(CC) $(UNIT_CFLAGS) -o $@ $< src/geometry.c src/policy.c
+
+unit: $(UNIT_TESTS)
+	prove -v $(UNIT_TESTS)
+
+deps:
+	scripts/install-deps.sh
+
+check: deps unit
+	scripts/vm-test.sh
+
+demo: deps
+	scripts/demo.sh

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The flush decision, as a pure function of (geometry, tunables, request).
+ * No kernel headers: the same code runs in the module and in the tests.
+ */
+#ifndef _TLBPATH_POLICY_H
+#define _TLBPATH_POLICY_H
+
+#include "types.h"
+#include "geometry.h"
+
+/* The kernel's TLB_FLUSH_ALL (-1UL on x86). */
+#define TLBP_FLUSH_ALL		(~0UL)
+
+/* Mainline's tlb_single_page_flush_ceiling since 2014. */
+#define TLBP_STOCK_CEILING	33
+
+/* Hard limit on per-page invalidations in one call, and its default. */
+#define TLBP_CAP_DEFAULT	512
+#define TLBP_CAP_LIMIT		4096
+
+struct tlbp_policy {
+	u32 threshold;	/* most entries still invalidated one by one */
+	u32 cap;	/* threshold never exceeds this */
+	u32 stock;	/* the kernel's own ceiling, as found at load */
+	bool enabled;	/* false: decide exactly as the stock kernel does */
+};
+
+enum tlbp_verdict {
+	TLBP_PERPAGE,		/* keep the caller's range */
+	TLBP_WIDEN,		/* turn the range into a full flush */
+	TLBP_CALLER_FULL,	/* the caller asked for a full flush */
+};
+
+struct tlbp_decision {
+	enum tlbp_verdict verdict;
+	bool stock_full;	/* the stock kernel would flush everything */
+	/* Invalidations the per-page path performs (0 unless TLBP_PERPAGE). */
+	unsigned long invalidations;
+};
+
+void tlbp_decide(const struct tlbp_policy *p, unsigned long start,
+		 unsigned long end, unsigned int stride_shift,
+		 struct tlbp_decision *d);
+
+/* The per-page count the kernel's own ceiling must allow for @p. */
+u32 tlbp_policy_ceiling(const struct tlbp_policy *p);
+
+u32 tlbp_default_threshold(const struct tlbp_geometry *g, u32 cap);
+
+#endif /* _TLBPATH_POLICY_H */

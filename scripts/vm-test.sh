@@ -1,0 +1,61 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# vm-test.sh SERIES GUEST_SCRIPT [SMP]
+#
+# Build tlbpath for the newest installed Debian kernel of SERIES ("6.1",
+# "6.12"), boot it in QEMU (TCG) with a busybox initramfs, run
+# GUEST_SCRIPT there and print TAP: the guest's results, then whether the
+# guest finished and whether its kernel log is free of BUG/WARNING/Oops.
+set -uo pipefail
+. "$(dirname "$0")/vmlib.sh"
+
+series=$1 script=$2 smp=${3:-2}
+kver=$(find_kernel "$series")
+if [ -z "$kver" ]; then
+	echo "1..0 # SKIP no Debian $series kernel with headers installed (make deps)"
+	exit 0
+fi
+
+name=$(basename "${script%.sh}")
+work="$BUILD/$kver/$name-smp$smp"
+mkdir -p "$work"
+echo "# kernel $kver, $name, $smp vCPUs, QEMU TCG -cpu max"
+
+ko=$(build_module "$kver") || { echo "1..1"; echo "not ok 1 - build tlbpath for $kver with W=1"; exit 1; }
+make_initramfs "$work/initrd.gz" "$ko" "$script" ||
+	{ echo "1..1"; echo "not ok 1 - pack the initramfs"; exit 1; }
+start=$(date +%s)
+boot "$kver" "$work/initrd.gz" "$work/console.log" "$work/output.log" "$smp"
+echo "# guest ran $(( $(date +%s) - start )) s; logs in $work"
+
+n=0 fail=0
+while IFS= read -r line; do
+	line=${line%$'\r'}
+	case $line in
+	"ok - "*|"not ok - "*)
+		n=$((n + 1))
+		case $line in not*) fail=$((fail + 1)) ;; esac
+		echo "${line/ok - /ok $n - }" ;;
+	"#"*) echo "$line" ;;
+	*) echo "# guest: $line" ;;
+	esac
+done < <(grep -v '^tlbpath-guest: done' "$work/output.log")
+
+n=$((n + 1))
+if grep -q '^tlbpath-guest: done' "$work/output.log"; then
+	echo "ok $n - guest ran to the end"
+else
+	echo "not ok $n - guest ran to the end"; fail=$((fail + 1))
+	tail -n 30 "$work/console.log" | sed 's/^/# console: /'
+fi
+n=$((n + 1))
+if bad=$(guest_log_bad "$work/console.log"); then
+	echo "not ok $n - guest kernel log has no BUG/WARNING/Oops/Call Trace"
+	echo "$bad" | head -n 20 | sed 's/^/# console: /'
+	fail=$((fail + 1))
+else
+	echo "ok $n - guest kernel log has no BUG/WARNING/Oops/Call Trace"
+fi
+echo "1..$n"
+[ $fail = 0 ]

@@ -1,0 +1,106 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared by the QEMU harness scripts: pick a Debian kernel, build tlbpath for
+# it, pack a busybox initramfs, boot it under TCG.  Source, don't run.
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD=${BUILD:-$TOP/build}
+
+die() { echo "$*" >&2; exit 1; }
+
+# Newest installed Debian kernel of a series ("6.1", "6.12") with headers.
+find_kernel() {
+	local series=$1 k best=""
+	for k in /boot/vmlinuz-"$series".*-amd64; do
+		[ -e "$k" ] || continue
+		k=${k#/boot/vmlinuz-}
+		[ -d "/lib/modules/$k/build" ] || continue
+		best=$(printf '%s\n%s\n' "$best" "$k" | sed '/^$/d' | sort -V | tail -n1)
+	done
+	echo "$best"
+}
+
+# Build tlbpath.ko for kernel $1 in a copy of the tree; prints its path.
+build_module() {
+	local kver=$1 dir="$BUILD/$1/module"
+	mkdir -p "$dir"
+	cp -r "$TOP/src" "$TOP/include" "$TOP/Kbuild" "$dir/"
+	local extra=${TLBPATH_EXTRA_KBUILD:-}
+	[ -z "$extra" ] || cp -r "$extra"/. "$dir/"
+	make -s -C "/lib/modules/$kver/build" M="$dir" W=1 \
+		TLBPATH_VERSION="$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$TOP/dkms.conf")" \
+		modules >"$dir/build.log" 2>&1 || { cat "$dir/build.log" >&2; return 1; }
+	if grep -E 'warning:|error:' "$dir/build.log" >&2; then
+		echo "build_module: warnings building for $kver" >&2
+		return 1
+	fi
+	echo "$dir/tlbpath.ko"
+}
+
+# Static guest programs (bench workloads and test helpers).
+build_guest_programs() {
+	local out="$BUILD/guest-bin" src
+	mkdir -p "$out"
+	for src in "$TOP"/bench/*.c "$TOP"/tests/vm/*.c; do
+		[ -e "$src" ] || continue
+		local bin="$out/$(basename "${src%.c}")"
+		if [ ! -e "$bin" ] || [ "$src" -nt "$bin" ]; then
+			gcc -static -O2 -Wall -Wextra -Werror -pthread -o "$bin" "$src" || return 1
+		fi
+	done
+	echo "$out"
+}
+
+# make_initramfs OUT.cpio.gz KO GUEST_SCRIPT [extra files...]
+# The guest runs GUEST_SCRIPT as /run-tests with tests/vm/guest-lib.sh beside.
+make_initramfs() {
+	local out=$1 ko=$2 script=$3 root bins
+	shift 3
+	root=$(mktemp -d)
+	mkdir -p "$root"/{bin,sbin,proc,sys,dev,tmp,mnt,root,etc}
+	cp /bin/busybox "$root/bin/busybox"
+	bins=$(build_guest_programs) || return 1
+	cp "$bins"/* "$root/bin/"
+	cp "$ko" "$root/"
+	[ -z "${TLBPATH_EXTRA_KO:-}" ] || cp $TLBPATH_EXTRA_KO "$root/"
+	cp "$TOP/tests/vm/guest-lib.sh" "$root/guest-lib.sh"
+	cp "$script" "$root/run-tests"
+	[ $# -eq 0 ] || cp "$@" "$root/"
+	cat >"$root/init" <<'INIT'
+#!/bin/busybox sh
+/bin/busybox --install -s /bin
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+mount -t debugfs debugfs /sys/kernel/debug
+mount -t tracefs tracefs /sys/kernel/tracing
+export PATH=/bin:/sbin
+cd /
+sh /run-tests >/dev/ttyS1 2>&1
+echo "tlbpath-guest: done" >/dev/ttyS1
+sync
+poweroff -f
+INIT
+	chmod +x "$root/init" "$root/run-tests"
+	(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$out"
+	rm -rf "$root"
+}
+
+# boot KVER INITRAMFS CONSOLE_LOG OUTPUT_LOG [SMP]
+# Console (kernel log) and the guest's output go to separate serial ports,
+# so kernel messages can never split a result line.
+boot() {
+	local kver=$1 initrd=$2 console=$3 output=$4 smp=${5:-2}
+	: >"$console"
+	: >"$output"
+	timeout "${VM_TIMEOUT:-600}" qemu-system-x86_64 \
+		-accel tcg,thread=multi -smp "$smp" -m 1G -cpu max \
+		-kernel "/boot/vmlinuz-$kver" -initrd "$initrd" \
+		-append "console=ttyS0 panic=-1 oops=panic" \
+		-display none -monitor none -no-reboot \
+		-serial "file:$console" -serial "file:$output" </dev/null
+}
+
+# Lines that mean the guest kernel is unhappy.
+guest_log_bad() {
+	grep -nE 'BUG:|WARNING:|Oops|Call Trace|Kernel panic' "$1"
+}

@@ -1,0 +1,340 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * TLB geometry from raw CPUID values.  Pure C: no kernel headers, so the
+ * same file builds into the module and into the user-space tests.
+ *
+ * Sources, in the order the hardware prefers them:
+ *  - Intel leaf 0x18 (deterministic address translation parameters): one
+ *    subleaf per TLB structure, with level, type, page sizes, ways x sets.
+ *  - Intel leaf 2: one byte per structure, looked up in the SDM's
+ *    descriptor table.  Descriptor 0xfe says "see leaf 0x18" instead.
+ *  - AMD (and Hygon) 0x80000005 (L1), 0x80000006 (L2), 0x80000019 (1G).
+ */
+#include "tlbpath/geometry.h"
+
+#define ARRAY_LEN(a)	(sizeof(a) / sizeof((a)[0]))
+
+enum tlbp_vendor tlbp_vendor_from_leaf0(u32 ebx, u32 ecx, u32 edx)
+{
+	/* "GenuineIntel", "AuthenticAMD", "HygonGenuine" as EBX, EDX, ECX */
+	if (ebx == 0x756e6547 && edx == 0x49656e69 && ecx == 0x6c65746e)
+		return TLBP_VENDOR_INTEL;
+	if (ebx == 0x68747541 && edx == 0x69746e65 && ecx == 0x444d4163)
+		return TLBP_VENDOR_AMD;
+	if (ebx == 0x6f677948 && edx == 0x6e65476e && ecx == 0x656e6975)
+		return TLBP_VENDOR_AMD;
+	return TLBP_VENDOR_OTHER;
+}
+
+const char *tlbp_geo_source_name(enum tlbp_geo_source src)
+{
+	switch (src) {
+	case TLBP_SRC_LEAF2:
+		return "leaf2";
+	case TLBP_SRC_LEAF18:
+		return "leaf18";
+	case TLBP_SRC_AMD:
+		return "amd";
+	default:
+		return "none";
+	}
+}
+
+#define D(c, k, l, s, n)		{ c, TLBP_KIND_##k, l, s, n, 0, 0 }
+#define D2(c, k, l, s, n, s2, n2)	{ c, TLBP_KIND_##k, l, s, n, s2, n2 }
+#define S4K	TLBP_SZ_4K
+#define S2M	TLBP_SZ_2M
+#define S1G	TLBP_SZ_1G
+
+/*
+ * The TLB descriptors of CPUID leaf 2 (Intel SDM vol. 2A, table 3-12).
+ * 4M-page structures are counted as large-page (2M) entries: in long mode
+ * they hold the 2M translations.  Levels: 0 for the small load-only
+ * "DTLB0"/"uTLB" that sits in front of the main DTLB, 1 for first-level
+ * TLBs, 2 for the shared second-level TLB.  For 0xb1 the SDM gives
+ * "2M pages, 8 entries or 4M pages, 4 entries": the 2M figure is used.
+ */
+static const struct tlbp_desc leaf2_table[] = {
+	D(0x01, INSN, 1, S4K, 32),
+	D(0x02, INSN, 1, S2M, 2),
+	D(0x03, DATA, 1, S4K, 64),
+	D(0x04, DATA, 1, S2M, 8),
+	D(0x05, DATA, 1, S2M, 32),
+	D(0x0b, INSN, 1, S2M, 4),
+	D(0x4f, INSN, 1, S4K, 32),
+	D(0x50, INSN, 1, S4K | S2M, 64),
+	D(0x51, INSN, 1, S4K | S2M, 128),
+	D(0x52, INSN, 1, S4K | S2M, 256),
+	D(0x55, INSN, 1, S2M, 7),
+	D(0x56, DATA, 0, S2M, 16),
+	D(0x57, DATA, 0, S4K, 16),
+	D(0x59, DATA, 0, S4K, 16),
+	D(0x5a, DATA, 0, S2M, 32),
+	D(0x5b, DATA, 1, S4K | S2M, 64),
+	D(0x5c, DATA, 1, S4K | S2M, 128),
+	D(0x5d, DATA, 1, S4K | S2M, 256),
+	D(0x61, INSN, 1, S4K, 48),
+	D2(0x63, DATA, 1, S2M, 32, S1G, 4),
+	D(0x64, DATA, 1, S4K, 512),
+	D(0x6a, DATA, 0, S4K, 64),
+	D(0x6b, DATA, 1, S4K, 256),
+	D(0x6c, DATA, 1, S2M, 128),
+	D(0x6d, DATA, 1, S1G, 16),
+	D(0x76, INSN, 1, S2M, 8),
+	D(0xa0, DATA, 1, S4K, 32),
+	D(0xb0, INSN, 1, S4K, 128),
+	D(0xb1, INSN, 1, S2M, 8),
+	D(0xb2, INSN, 1, S4K, 64),
+	D(0xb3, DATA, 1, S4K, 128),
+	D(0xb4, DATA, 1, S4K, 256),
+	D(0xb5, INSN, 1, S4K, 64),
+	D(0xb6, INSN, 1, S4K, 128),
+	D(0xba, DATA, 1, S4K, 64),
+	D(0xc0, DATA, 1, S4K | S2M, 8),
+	D(0xc1, SHARED, 2, S4K | S2M, 1024),
+	D(0xc2, DATA, 1, S4K | S2M, 16),
+	D2(0xc3, SHARED, 2, S4K | S2M, 1536, S1G, 16),
+	D(0xc4, DATA, 1, S2M, 32),
+	D(0xca, SHARED, 2, S4K, 512),
+};
+
+const struct tlbp_desc *tlbp_leaf2_desc(u8 code)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_LEN(leaf2_table); i++)
+		if (leaf2_table[i].code == code)
+			return &leaf2_table[i];
+	return NULL;
+}
+
+/*
+ * One TLB structure, whatever leaf described it.  Reducing every source
+ * to a list of these keeps the level arithmetic in one place.
+ */
+struct tlb_struct {
+	u8 level;
+	bool data, insn, store_only;
+	u8 sizes;
+	u32 entries;
+};
+
+#define MAX_STRUCTS	(2 * TLBP_LEAF18_MAX_SUBLEAVES)
+
+struct tlb_list {
+	unsigned int n;
+	struct tlb_struct s[MAX_STRUCTS];
+};
+
+static struct tlb_struct *add_struct(struct tlb_list *l, u8 level, bool data,
+				     bool insn, u8 sizes, u32 entries)
+{
+	struct tlb_struct *t;
+
+	if (!entries || !sizes || l->n >= MAX_STRUCTS)
+		return NULL;
+	t = &l->s[l->n++];
+	t->level = level;
+	t->data = data;
+	t->insn = insn;
+	t->store_only = false;
+	t->sizes = sizes;
+	t->entries = entries;
+	return t;
+}
+
+/*
+ * Descriptor 0xfe ("use leaf 0x18") and the cache descriptors have no
+ * table entry, so they add nothing here.
+ */
+static void collect_leaf2(const struct tlbp_cpuid *c, struct tlb_list *l)
+{
+	const u32 regs[4] = { c->leaf2.eax, c->leaf2.ebx,
+			      c->leaf2.ecx, c->leaf2.edx };
+	unsigned int r, b;
+
+	for (r = 0; r < 4; r++) {
+		/* Bit 31 set: this register holds no descriptors. */
+		if (regs[r] & 0x80000000u)
+			continue;
+		/* The low byte of EAX is the iteration count, not a descriptor. */
+		for (b = (r == 0); b < 4; b++) {
+			u8 code = (regs[r] >> (8 * b)) & 0xff;
+			const struct tlbp_desc *d;
+			bool data, insn;
+
+			d = code ? tlbp_leaf2_desc(code) : NULL;
+			if (!d)
+				continue;
+			data = d->kind != TLBP_KIND_INSN;
+			insn = d->kind != TLBP_KIND_DATA;
+			add_struct(l, d->level, data, insn, d->sizes, d->entries);
+			add_struct(l, d->level, data, insn, d->sizes2, d->entries2);
+		}
+	}
+}
+
+/* Leaf 0x18 EDX[4:0] */
+enum {
+	L18_NULL, L18_DATA, L18_INSN, L18_UNIFIED, L18_LOAD, L18_STORE,
+};
+
+static void collect_leaf18(const struct tlbp_cpuid *c, struct tlb_list *l)
+{
+	u32 n = c->leaf18_count, i;
+
+	if (n > TLBP_LEAF18_MAX_SUBLEAVES)
+		n = TLBP_LEAF18_MAX_SUBLEAVES;
+	for (i = 0; i < n; i++) {
+		const struct tlbp_regs *r = &c->leaf18[i];
+		u32 type = r->edx & 0x1f;
+		u8 level = (r->edx >> 5) & 0x7;
+		u32 ways = r->ebx >> 16;
+		struct tlb_struct *t;
+		u8 sizes = 0;
+
+		if (type == L18_NULL || type > L18_STORE)
+			continue;
+		if (r->ebx & 0x1)
+			sizes |= TLBP_SZ_4K;
+		if (r->ebx & 0x6)	/* 2M or 4M */
+			sizes |= TLBP_SZ_2M;
+		if (r->ebx & 0x8)
+			sizes |= TLBP_SZ_1G;
+		t = add_struct(l, level, type != L18_INSN,
+			       type == L18_INSN || type == L18_UNIFIED,
+			       sizes, ways * r->ecx);
+		if (t && type == L18_STORE)
+			t->store_only = true;
+	}
+}
+
+/* AMD's TLB fields: 8-bit entries in 0x80000005, 12-bit elsewhere. */
+static u32 amd_l1(u32 reg, unsigned int shift)
+{
+	return (reg >> shift) & 0xff;
+}
+
+/* An associativity of 0 means the structure is absent or disabled. */
+static u32 amd_l2(u32 reg, unsigned int shift)
+{
+	if (!((reg >> (shift + 12)) & 0xf))
+		return 0;
+	return (reg >> shift) & 0xfff;
+}
+
+static void collect_amd(const struct tlbp_cpuid *c, struct tlb_list *l)
+{
+	if (c->max_ext >= 0x80000005) {
+		add_struct(l, 1, true, false, TLBP_SZ_4K, amd_l1(c->ext5.ebx, 16));
+		add_struct(l, 1, false, true, TLBP_SZ_4K, amd_l1(c->ext5.ebx, 0));
+		add_struct(l, 1, true, false, TLBP_SZ_2M, amd_l1(c->ext5.eax, 16));
+		add_struct(l, 1, false, true, TLBP_SZ_2M, amd_l1(c->ext5.eax, 0));
+	}
+	if (c->max_ext >= 0x80000006) {
+		add_struct(l, 2, true, false, TLBP_SZ_4K, amd_l2(c->ext6.ebx, 16));
+		add_struct(l, 2, false, true, TLBP_SZ_4K, amd_l2(c->ext6.ebx, 0));
+		add_struct(l, 2, true, false, TLBP_SZ_2M, amd_l2(c->ext6.eax, 16));
+		add_struct(l, 2, false, true, TLBP_SZ_2M, amd_l2(c->ext6.eax, 0));
+	}
+	if (c->max_ext >= 0x80000019) {
+		add_struct(l, 1, true, false, TLBP_SZ_1G, amd_l2(c->ext19.eax, 16));
+		add_struct(l, 1, false, true, TLBP_SZ_1G, amd_l2(c->ext19.eax, 0));
+		add_struct(l, 2, true, false, TLBP_SZ_1G, amd_l2(c->ext19.ebx, 16));
+		add_struct(l, 2, false, true, TLBP_SZ_1G, amd_l2(c->ext19.ebx, 0));
+	}
+}
+
+#define NO_LEVEL	0xff
+
+/*
+ * Fold the structures into first and last level per page size.
+ *
+ * The data levels span [low, top] over all page sizes.  When there is more
+ * than one, the top one is the last-level TLB (l2) and is left out of l1.
+ * l1d is then the lowest level that holds data translations of that size,
+ * counting load TLBs but never store-only ones; l1i likewise for
+ * instructions.  Several structures at the chosen level add up.
+ */
+static void fold(const struct tlb_list *l, struct tlbp_geometry *g)
+{
+	u8 low = NO_LEVEL, top = 0;
+	unsigned int i, s;
+
+	for (i = 0; i < l->n; i++) {
+		const struct tlb_struct *t = &l->s[i];
+
+		if (!t->data || t->store_only)
+			continue;
+		if (t->level < low)
+			low = t->level;
+		if (t->level > top)
+			top = t->level;
+	}
+
+	for (s = 0; s < TLBP_NR_SIZES; s++) {
+		u8 l1d = NO_LEVEL, l1i = NO_LEVEL;
+
+		for (i = 0; i < l->n; i++) {
+			const struct tlb_struct *t = &l->s[i];
+
+			if (!(t->sizes & (1u << s)) || t->store_only ||
+			    (top > low && t->level == top))
+				continue;
+			if (t->data && t->level < l1d)
+				l1d = t->level;
+			if (t->insn && t->level < l1i)
+				l1i = t->level;
+		}
+
+		for (i = 0; i < l->n; i++) {
+			const struct tlb_struct *t = &l->s[i];
+
+			if (!(t->sizes & (1u << s)) || t->store_only)
+				continue;
+			if (top > low && t->level == top) {
+				if (t->data)
+					g->l2[s] += t->entries;
+				continue;
+			}
+			if (t->data && t->level == l1d)
+				g->l1d[s] += t->entries;
+			if (t->insn && t->level == l1i)
+				g->l1i[s] += t->entries;
+		}
+	}
+}
+
+void tlbp_parse_geometry(const struct tlbp_cpuid *c, struct tlbp_geometry *g)
+{
+	static struct tlb_list zero;
+	struct tlb_list l = zero;
+	unsigned int s;
+
+	for (s = 0; s < TLBP_NR_SIZES; s++)
+		g->l1d[s] = g->l1i[s] = g->l2[s] = 0;
+	g->source = TLBP_SRC_NONE;
+	g->hypervisor = !!(c->leaf1_ecx & 0x80000000u);
+
+	if (c->vendor == TLBP_VENDOR_AMD) {
+		collect_amd(c, &l);
+		if (l.n)
+			g->source = TLBP_SRC_AMD;
+	} else {
+		if (c->max_basic >= 0x18)
+			collect_leaf18(c, &l);
+		if (l.n) {
+			g->source = TLBP_SRC_LEAF18;
+		} else if (c->vendor == TLBP_VENDOR_INTEL && c->max_basic >= 2) {
+			collect_leaf2(c, &l);
+			if (l.n)
+				g->source = TLBP_SRC_LEAF2;
+		} else if (c->vendor == TLBP_VENDOR_OTHER) {
+			/* Centaur, Zhaoxin and others use AMD's layout. */
+			collect_amd(c, &l);
+			if (l.n)
+				g->source = TLBP_SRC_AMD;
+		}
+	}
+	fold(&l, g);
+}

@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The ftrace hooks on flush_tlb_mm_range() and flush_tlb_kernel_range().
+ *
+ * Each callback runs at the function's entry, decides, and at most
+ * rewrites the (start, end) arguments in the saved registers to
+ * (0, TLB_FLUSH_ALL).  The kernel's own code then does everything else:
+ * the IPIs, lazy-TLB CPUs, PCID and PTI user-space flushes.  A range is
+ * only ever widened, never narrowed, and a TLB_FLUSH_ALL request is never
+ * turned into a range, so no decision can lose an invalidation.
+ *
+ * A kept range stays exactly as the caller asked; for the kernel to
+ * honour it above 33 pages, tlb_single_page_flush_ceiling is kept equal to
+ * the largest count the policy can choose (see tlbp_apply_policy()).
+ */
+#include <linux/ftrace.h>
+#include <linux/mm_types.h>
+#include <linux/smp.h>
+#include <asm/tlbflush.h>
+#include "tlbpath.h"
+
+static_assert(TLBP_FLUSH_ALL == TLB_FLUSH_ALL);
+
+static __always_inline void snapshot(struct tlbp_policy *p)
+{
+	p->threshold = READ_ONCE(tlbp_policy.threshold);
+	p->cap = READ_ONCE(tlbp_policy.cap);
+	p->stock = READ_ONCE(tlbp_policy.stock);
+	p->enabled = READ_ONCE(tlbp_policy.enabled);
+}
+
+static __always_inline void count_decision(const struct tlbp_decision *d,
+					   enum tlbp_counter base,
+					   enum tlbp_counter pages)
+{
+	/* TLBP_*_PERPAGE, _WIDENED and _CALLER_FULL follow each other. */
+	tlbp_count(base + d->verdict);
+	if (d->verdict == TLBP_PERPAGE) {
+		tlbp_count_add(pages, d->invalidations);
+		if (d->stock_full)
+			tlbp_count(TLBP_KEPT_WHERE_STOCK_FULL);
+	} else if (d->verdict == TLBP_WIDEN && !d->stock_full) {
+		tlbp_count(TLBP_FULL_WHERE_STOCK_KEPT);
+	}
+}
+
+static_assert(TLBP_USER_WIDENED == TLBP_USER_PERPAGE + TLBP_WIDEN);
+static_assert(TLBP_USER_CALLER_FULL == TLBP_USER_PERPAGE + TLBP_CALLER_FULL);
+static_assert(TLBP_KERNEL_WIDENED == TLBP_KERNEL_PERPAGE + TLBP_WIDEN);
+static_assert(TLBP_KERNEL_CALLER_FULL == TLBP_KERNEL_PERPAGE + TLBP_CALLER_FULL);
+
+/*
+ * flush_tlb_mm_range(struct mm_struct *mm, unsigned long start,
+ *		      unsigned long end, unsigned int stride_shift,
+ *		      bool freed_tables): mm in %rdi, start in %rsi, end in %rdx,
+ * stride_shift in %ecx.
+ */
+static void notrace tlbp_mm_range_cb(unsigned long ip, unsigned long parent_ip,
+				     struct ftrace_ops *op,
+				     struct ftrace_regs *fregs)
+{
+	struct pt_regs *regs = ftrace_get_regs(fregs);
+	const struct mm_struct *mm;
+	struct tlbp_decision d;
+	struct tlbp_policy p;
+	int bit;
+
+	if (!regs)
+		return;
+	/* Also disables preemption, which smp_processor_id() needs. */
+	bit = ftrace_test_recursion_trylock(ip, parent_ip);
+	if (bit < 0)
+		return;
+
+	snapshot(&p);
+	tlbp_decide(&p, regs->si, regs->dx, (unsigned int)regs->cx, &d);
+	if (d.verdict == TLBP_WIDEN) {
+		regs->si = 0;
+		regs->dx = TLB_FLUSH_ALL;
+	}
+	count_decision(&d, TLBP_USER_PERPAGE, TLBP_USER_PAGES);
+
+	/* The same test flush_tlb_mm_range() makes before sending IPIs. */
+	mm = (const struct mm_struct *)regs->di;
+	if (mm && cpumask_any_but(mm_cpumask((struct mm_struct *)mm),
+				  smp_processor_id()) < nr_cpu_ids)
+		tlbp_count(TLBP_USER_REMOTE);
+	else
+		tlbp_count(TLBP_USER_LOCAL);
+
+	ftrace_test_recursion_unlock(bit);
+}
+
+/* flush_tlb_kernel_range(unsigned long start, unsigned long end) */
+static void notrace tlbp_kernel_range_cb(unsigned long ip,
+					 unsigned long parent_ip,
+					 struct ftrace_ops *op,
+					 struct ftrace_regs *fregs)
+{
+	struct pt_regs *regs = ftrace_get_regs(fregs);
+	struct tlbp_decision d;
+	struct tlbp_policy p;
+	int bit;
+
+	if (!regs)
+		return;
+	bit = ftrace_test_recursion_trylock(ip, parent_ip);
+	if (bit < 0)
+		return;
+
+	snapshot(&p);
+	tlbp_decide(&p, regs->di, regs->si, PAGE_SHIFT, &d);
+	if (d.verdict == TLBP_WIDEN) {
+		regs->di = 0;
+		regs->si = TLB_FLUSH_ALL;
+	}
+	count_decision(&d, TLBP_KERNEL_PERPAGE, TLBP_KERNEL_PAGES);
+
+	ftrace_test_recursion_unlock(bit);
+}
+
+struct tlbp_hook {
+	const char *name;
+	struct ftrace_ops ops;
+	bool filtered;
+	bool registered;
+};
+
+static struct tlbp_hook hooks[] = {
+	{
+		.name = "flush_tlb_mm_range",
+		.ops = {
+			.func = tlbp_mm_range_cb,
+			.flags = FTRACE_OPS_FL_SAVE_REGS,
+		},
+	},
+	{
+		.name = "flush_tlb_kernel_range",
+		.ops = {
+			.func = tlbp_kernel_range_cb,
+			.flags = FTRACE_OPS_FL_SAVE_REGS,
+		},
+	},
+};
+
+void tlbp_hooks_unregister(void)
+{
+	int i;
+
+	for (i = ARRAY_SIZE(hooks) - 1; i >= 0; i--) {
+		struct tlbp_hook *h = &hooks[i];
+
+		if (h->registered)
+			unregister_ftrace_function(&h->ops);
+		if (h->filtered)
+			ftrace_free_filter(&h->ops);
+		h->registered = false;
+		h->filtered = false;
+	}
+}
+
+int tlbp_hooks_register(void)
+{
+	int i, ret;
+
+	for (i = 0; i < ARRAY_SIZE(hooks); i++) {
+		struct tlbp_hook *h = &hooks[i];
+
+		h->filtered = true;
+		ret = ftrace_set_filter(&h->ops, (unsigned char *)h->name,
+					strlen(h->name), 1);
+		if (ret) {
+			pr_err("cannot filter ftrace on %s (%d)\n", h->name, ret);
+			goto fail;
+		}
+		ret = register_ftrace_function(&h->ops);
+		if (ret) {
+			pr_err("cannot hook %s through ftrace (%d)\n", h->name, ret);
+			goto fail;
+		}
+		h->registered = true;
+	}
+	return 0;
+fail:
+	tlbp_hooks_unregister();
+	return ret;
+}

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tlbpath: an alternative TLB flush decision for a running distro kernel.
+ *
+ * Load order: read the TLB geometry, find the kernel's flush ceiling,
+ * derive the default threshold, publish sysfs, hook the flush functions,
+ * and only then move the kernel's ceiling.  Unload undoes it in reverse
+ * and leaves the ceiling as it was found.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/mutex.h>
+#include <linux/percpu.h>
+#include "tlbpath.h"
+
+static int threshold = -1;
+module_param(threshold, int, 0444);
+MODULE_PARM_DESC(threshold, "Most pages flushed one by one (-1: derive from the TLB geometry)");
+
+static bool enabled = true;
+module_param(enabled, bool, 0444);
+MODULE_PARM_DESC(enabled, "Apply the policy (0: decide as the stock kernel, still counting)");
+
+static unsigned int cap = TLBP_CAP_DEFAULT;
+module_param(cap, uint, 0444);
+MODULE_PARM_DESC(cap, "Hard limit for threshold, in pages (1-" __stringify(TLBP_CAP_LIMIT) ")");
+
+DEFINE_PER_CPU(struct tlbp_counters, tlbp_stats);
+struct tlbp_policy tlbp_policy;
+struct tlbp_geometry tlbp_geo;
+u32 tlbp_default;
+
+/* Serialises the writers of tlbp_policy and of the kernel's ceiling. */
+static DEFINE_MUTEX(tlbp_lock);
+
+unsigned long tlbp_counter_sum(enum tlbp_counter c)
+{
+	unsigned long sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += per_cpu(tlbp_stats.c[c], cpu);
+	return sum;
+}
+
+/* Not atomic against concurrent increments: a reset may miss a few. */
+void tlbp_counters_reset(void)
+{
+	int cpu, c;
+
+	for_each_possible_cpu(cpu)
+		for (c = 0; c < TLBP_NR_COUNTERS; c++)
+			per_cpu(tlbp_stats.c[c], cpu) = 0;
+}
+
+/*
+ * Keep the kernel's ceiling equal to the largest per-page count the policy
+ * can choose now, so that the kernel keeps every range we keep, and paths
+ * we do not hook (cpa_flush(), for one) follow the same threshold.
+ */
+static void tlbp_apply_policy(void)
+{
+	lockdep_assert_held(&tlbp_lock);
+	tlbp_ceiling_write(tlbp_policy_ceiling(&tlbp_policy));
+}
+
+int tlbp_set_threshold(u32 t)
+{
+	if (t > tlbp_policy.cap)
+		return -EINVAL;
+	mutex_lock(&tlbp_lock);
+	WRITE_ONCE(tlbp_policy.threshold, t);
+	tlbp_apply_policy();
+	mutex_unlock(&tlbp_lock);
+	return 0;
+}
+
+int tlbp_set_enabled(bool on)
+{
+	mutex_lock(&tlbp_lock);
+	WRITE_ONCE(tlbp_policy.enabled, on);
+	tlbp_apply_policy();
+	mutex_unlock(&tlbp_lock);
+	return 0;
+}
+
+static int __init tlbp_init(void)
+{
+	int ret;
+
+	if (cap < 1 || cap > TLBP_CAP_LIMIT) {
+		pr_err("cap=%u is out of range (1-%u)\n", cap, TLBP_CAP_LIMIT);
+		return -EINVAL;
+	}
+	if (threshold < -1 || (threshold >= 0 && threshold > cap)) {
+		pr_err("threshold=%d is out of range (-1 or 0-%u)\n", threshold, cap);
+		return -EINVAL;
+	}
+
+	ret = tlbp_read_geometry(&tlbp_geo);
+	if (ret) {
+		pr_err("cannot read CPUID on every CPU (%d)\n", ret);
+		return ret;
+	}
+
+	ret = tlbp_ceiling_resolve();
+	if (ret) {
+		pr_err("cannot find tlb_single_page_flush_ceiling in flush_tlb_mm_range() or flush_tlb_kernel_range()\n");
+		return ret;
+	}
+
+	tlbp_default = tlbp_default_threshold(&tlbp_geo, cap);
+	tlbp_policy.cap = cap;
+	tlbp_policy.stock = min_t(unsigned long, tlbp_ceiling_original(), U32_MAX);
+	tlbp_policy.threshold = threshold >= 0 ? threshold : tlbp_default;
+	tlbp_policy.enabled = enabled;
+
+	ret = tlbp_sysfs_init();
+	if (ret) {
+		pr_err("cannot create /sys/kernel/tlbpath (%d)\n", ret);
+		return ret;
+	}
+
+	ret = tlbp_hooks_register();
+	if (ret) {
+		tlbp_sysfs_exit();
+		return ret;
+	}
+
+	mutex_lock(&tlbp_lock);
+	tlbp_apply_policy();
+	mutex_unlock(&tlbp_lock);
+
+	pr_info("loaded: geometry %s%s (l1d_4k=%u l2_4k=%u), threshold %u, stock ceiling %u, cap %u%s\n",
+		tlbp_geo_source_name(tlbp_geo.source),
+		tlbp_geo.hypervisor ? " under a hypervisor" : "",
+		tlbp_geo.l1d[TLBP_4K], tlbp_geo.l2[TLBP_4K],
+		tlbp_policy.threshold, tlbp_policy.stock, cap,
+		enabled ? "" : ", disabled");
+	return 0;
+}
+
+static void __exit tlbp_exit(void)
+{
+	unsigned long now;
+
+	/* No sysfs writer can run past this point. */
+	tlbp_sysfs_exit();
+
+	mutex_lock(&tlbp_lock);
+	now = tlbp_ceiling_read();
+	if (now != tlbp_policy_ceiling(&tlbp_policy))
+		pr_warn("tlb_single_page_flush_ceiling was changed behind our back (%lu); restoring %lu\n",
+			now, tlbp_ceiling_original());
+	tlbp_ceiling_restore();
+	mutex_unlock(&tlbp_lock);
+
+	/* Waits until no callback is running any more. */
+	tlbp_hooks_unregister();
+	pr_info("unloaded: tlb_single_page_flush_ceiling back to %lu\n",
+		tlbp_ceiling_original());
+}
+
+module_init(tlbp_init);
+module_exit(tlbp_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_AUTHOR("The tlbpath authors");
+MODULE_DESCRIPTION("Geometry-aware choice between per-page and full TLB flushes");
+MODULE_VERSION(TLBPATH_VERSION);

@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /sys/kernel/tlbpath: one value per file.
+ *
+ *   threshold, enabled          read-write tunables
+ *   cap, default_threshold,     read-only: the limit, what the geometry
+ *   stock_ceiling,              gives, the kernel's ceiling at load, and
+ *   kernel_ceiling              its value now
+ *   geometry/                   entries per level and page size, source
+ *   counters/                   per-path counters, and reset (write 1)
+ */
+#include <linux/kernel.h>
+#include <linux/kobject.h>
+#include <linux/sysfs.h>
+#include "tlbpath.h"
+
+static struct kobject *tlbp_kobj;
+
+/* A decimal number and nothing else but an optional trailing newline. */
+static int parse_u32(const char *buf, u32 max, u32 *out)
+{
+	unsigned int v;
+
+	if (kstrtouint(buf, 10, &v) || v > max)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+static ssize_t threshold_show(struct kobject *k, struct kobj_attribute *a, char *buf)
+{
+	return sysfs_emit(buf, "%u\n", READ_ONCE(tlbp_policy.threshold));
+}
+
+static ssize_t threshold_store(struct kobject *k, struct kobj_attribute *a,
+			       const char *buf, size_t len)
+{
+	u32 v;
+	int ret;
+
+	ret = parse_u32(buf, tlbp_policy.cap, &v);
+	if (!ret)
+		ret = tlbp_set_threshold(v);
+	return ret ? ret : len;
+}
+
+static ssize_t enabled_show(struct kobject *k, struct kobj_attribute *a, char *buf)
+{
+	return sysfs_emit(buf, "%d\n", READ_ONCE(tlbp_policy.enabled));
+}
+
+static ssize_t enabled_store(struct kobject *k, struct kobj_attribute *a,
+			     const char *buf, size_t len)
+{
+	u32 v;
+	int ret;
+
+	ret = parse_u32(buf, 1, &v);
+	if (!ret)
+		ret = tlbp_set_enabled(v);
+	return ret ? ret : len;
+}
+
+#define RO_U32(name, expr)						\
+static ssize_t name##_show(struct kobject *k, struct kobj_attribute *a,	\
+			   char *buf)					\
+{									\
+	return sysfs_emit(buf, "%lu\n", (unsigned long)(expr));	\
+}									\
+static struct kobj_attribute name##_attr = __ATTR_RO(name)
+
+static struct kobj_attribute threshold_attr = __ATTR_RW(threshold);
+static struct kobj_attribute enabled_attr = __ATTR_RW(enabled);
+RO_U32(cap, tlbp_policy.cap);
+RO_U32(default_threshold, tlbp_default);
+RO_U32(stock_ceiling, tlbp_policy.stock);
+RO_U32(kernel_ceiling, tlbp_ceiling_read());
+
+static struct attribute *top_attrs[] = {
+	&threshold_attr.attr,
+	&enabled_attr.attr,
+	&cap_attr.attr,
+	&default_threshold_attr.attr,
+	&stock_ceiling_attr.attr,
+	&kernel_ceiling_attr.attr,
+	NULL,
+};
+
+static const struct attribute_group top_group = {
+	.attrs = top_attrs,
+};
+
+/* geometry/ */
+
+RO_U32(l1d_4k, tlbp_geo.l1d[TLBP_4K]);
+RO_U32(l1i_4k, tlbp_geo.l1i[TLBP_4K]);
+RO_U32(l2_4k, tlbp_geo.l2[TLBP_4K]);
+RO_U32(l1d_2m, tlbp_geo.l1d[TLBP_2M]);
+RO_U32(l1i_2m, tlbp_geo.l1i[TLBP_2M]);
+RO_U32(l2_2m, tlbp_geo.l2[TLBP_2M]);
+RO_U32(l1d_1g, tlbp_geo.l1d[TLBP_1G]);
+RO_U32(l1i_1g, tlbp_geo.l1i[TLBP_1G]);
+RO_U32(l2_1g, tlbp_geo.l2[TLBP_1G]);
+RO_U32(hypervisor, tlbp_geo.hypervisor);
+
+static ssize_t source_show(struct kobject *k, struct kobj_attribute *a, char *buf)
+{
+	return sysfs_emit(buf, "%s\n", tlbp_geo_source_name(tlbp_geo.source));
+}
+
+static struct kobj_attribute source_attr = __ATTR_RO(source);
+
+static struct attribute *geometry_attrs[] = {
+	&l1d_4k_attr.attr, &l1i_4k_attr.attr, &l2_4k_attr.attr,
+	&l1d_2m_attr.attr, &l1i_2m_attr.attr, &l2_2m_attr.attr,
+	&l1d_1g_attr.attr, &l1i_1g_attr.attr, &l2_1g_attr.attr,
+	&source_attr.attr, &hypervisor_attr.attr,
+	NULL,
+};
+
+static const struct attribute_group geometry_group = {
+	.name = "geometry",
+	.attrs = geometry_attrs,
+};
+
+/* counters/ */
+
+struct counter_attr {
+	struct kobj_attribute kattr;
+	enum tlbp_counter idx;
+};
+
+static ssize_t counter_show(struct kobject *k, struct kobj_attribute *a, char *buf)
+{
+	const struct counter_attr *ca = container_of(a, struct counter_attr, kattr);
+
+	return sysfs_emit(buf, "%lu\n", tlbp_counter_sum(ca->idx));
+}
+
+#define COUNTER(_name, _idx)						\
+	{ .kattr = __ATTR(_name, 0444, counter_show, NULL), .idx = _idx }
+
+static struct counter_attr counter_attrs[] = {
+	COUNTER(user_perpage, TLBP_USER_PERPAGE),
+	COUNTER(user_widened, TLBP_USER_WIDENED),
+	COUNTER(user_caller_full, TLBP_USER_CALLER_FULL),
+	COUNTER(user_pages, TLBP_USER_PAGES),
+	COUNTER(user_remote, TLBP_USER_REMOTE),
+	COUNTER(user_local, TLBP_USER_LOCAL),
+	COUNTER(kernel_perpage, TLBP_KERNEL_PERPAGE),
+	COUNTER(kernel_widened, TLBP_KERNEL_WIDENED),
+	COUNTER(kernel_caller_full, TLBP_KERNEL_CALLER_FULL),
+	COUNTER(kernel_pages, TLBP_KERNEL_PAGES),
+	COUNTER(kept_where_stock_full, TLBP_KEPT_WHERE_STOCK_FULL),
+	COUNTER(full_where_stock_kept, TLBP_FULL_WHERE_STOCK_KEPT),
+};
+
+static_assert(ARRAY_SIZE(counter_attrs) == TLBP_NR_COUNTERS);
+
+static ssize_t reset_store(struct kobject *k, struct kobj_attribute *a,
+			   const char *buf, size_t len)
+{
+	u32 v;
+
+	if (parse_u32(buf, 1, &v) || v != 1)
+		return -EINVAL;
+	tlbp_counters_reset();
+	return len;
+}
+
+static struct kobj_attribute reset_attr = __ATTR_WO(reset);
+
+static struct attribute *counters_attrs[TLBP_NR_COUNTERS + 2];
+
+static const struct attribute_group counters_group = {
+	.name = "counters",
+	.attrs = counters_attrs,
+};
+
+static const struct attribute_group *groups[] = {
+	&top_group, &geometry_group, &counters_group, NULL,
+};
+
+int tlbp_sysfs_init(void)
+{
+	int i, ret;
+
+	for (i = 0; i < TLBP_NR_COUNTERS; i++)
+		counters_attrs[i] = &counter_attrs[i].kattr.attr;
+	counters_attrs[i] = &reset_attr.attr;
+
+	tlbp_kobj = kobject_create_and_add("tlbpath", kernel_kobj);
+	if (!tlbp_kobj)
+		return -ENOMEM;
+	ret = sysfs_create_groups(tlbp_kobj, groups);
+	if (ret) {
+		kobject_put(tlbp_kobj);
+		tlbp_kobj = NULL;
+	}
+	return ret;
+}
+
+void tlbp_sysfs_exit(void)
+{
+	sysfs_remove_groups(tlbp_kobj, groups);
+	kobject_put(tlbp_kobj);
+	tlbp_kobj = NULL;
+}

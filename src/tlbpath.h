@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tlbpath internals shared by the module's source files.
+ */
+#ifndef _TLBPATH_INTERNAL_H
+#define _TLBPATH_INTERNAL_H
+
+#include <linux/percpu.h>
+#include "tlbpath/geometry.h"
+#include "tlbpath/policy.h"
+
+enum tlbp_counter {
+	TLBP_USER_PERPAGE,
+	TLBP_USER_WIDENED,
+	TLBP_USER_CALLER_FULL,
+	TLBP_USER_PAGES,
+	TLBP_USER_REMOTE,
+	TLBP_USER_LOCAL,
+	TLBP_KERNEL_PERPAGE,
+	TLBP_KERNEL_WIDENED,
+	TLBP_KERNEL_CALLER_FULL,
+	TLBP_KERNEL_PAGES,
+	TLBP_KEPT_WHERE_STOCK_FULL,
+	TLBP_FULL_WHERE_STOCK_KEPT,
+	TLBP_NR_COUNTERS,
+};
+
+struct tlbp_counters {
+	unsigned long c[TLBP_NR_COUNTERS];
+};
+
+DECLARE_PER_CPU(struct tlbp_counters, tlbp_stats);
+
+static __always_inline void tlbp_count(enum tlbp_counter c)
+{
+	this_cpu_inc(tlbp_stats.c[c]);
+}
+
+static __always_inline void tlbp_count_add(enum tlbp_counter c, unsigned long n)
+{
+	this_cpu_add(tlbp_stats.c[c], n);
+}
+
+unsigned long tlbp_counter_sum(enum tlbp_counter c);
+void tlbp_counters_reset(void);
+
+/*
+ * The live policy.  The hook reads each field once with READ_ONCE(); the
+ * writers (sysfs, under tlbp_lock) change one field at a time.  Every mix
+ * of old and new values is safe, because every decision is: a kept range
+ * is exactly what the caller asked for, and a widened one is a superset.
+ */
+extern struct tlbp_policy tlbp_policy;
+
+/* Geometry: the minimum over the online CPUs, and where it came from. */
+extern struct tlbp_geometry tlbp_geo;
+extern u32 tlbp_default;
+
+int tlbp_read_geometry(struct tlbp_geometry *out);
+
+/* The kernel's tlb_single_page_flush_ceiling, resolved at load. */
+int tlbp_ceiling_resolve(void);
+unsigned long tlbp_ceiling_read(void);
+void tlbp_ceiling_write(unsigned long val);
+void tlbp_ceiling_restore(void);
+unsigned long tlbp_ceiling_original(void);
+
+int tlbp_hooks_register(void);
+void tlbp_hooks_unregister(void);
+
+int tlbp_set_threshold(u32 t);
+int tlbp_set_enabled(bool on);
+
+int tlbp_sysfs_init(void);
+void tlbp_sysfs_exit(void);
+
+#endif /* _TLBPATH_INTERNAL_H */

@@ -1,0 +1,133 @@
+# SPDX-License-Identifier: GPL-2.0
+# In-guest tests of the core module: load, sysfs, decisions, counters,
+# tracepoint agreement, bad input, unload.
+. /guest-lib.sh
+
+orig=$(ceiling)
+diag "kernel $(uname -r), $(nproc) CPUs, stock ceiling $orig"
+
+# Bad parameters: refused, nothing left behind, ceiling untouched.
+check "insmod threshold=cap+1 is refused" sh -c '! insmod /tlbpath.ko cap=64 threshold=65 2>/dev/null'
+check "insmod cap=0 is refused" sh -c '! insmod /tlbpath.ko cap=0 2>/dev/null'
+check "refused loads leave no sysfs and no ceiling change" \
+	sh -c "[ ! -e $T ] && [ \$(cat $DBG) = $orig ]"
+check "refusal is explained by pr_err" sh -c 'dmesg | grep -q "tlbpath: threshold=65 is out of range"'
+
+check "insmod tlbpath.ko" insmod /tlbpath.ko
+for f in threshold enabled cap default_threshold stock_ceiling kernel_ceiling \
+	 geometry/source geometry/l1d_4k geometry/l2_4k geometry/l1d_2m geometry/l1i_4k \
+	 counters/user_perpage counters/user_widened counters/user_caller_full \
+	 counters/user_pages counters/user_remote counters/user_local \
+	 counters/kernel_perpage counters/kernel_widened counters/kernel_caller_full \
+	 counters/kernel_pages counters/kept_where_stock_full \
+	 counters/full_where_stock_kept counters/reset; do
+	[ -e $T/$f ] || notok "sysfs file $f exists"
+done
+ok "sysfs files exist"
+
+src=$(cat $T/geometry/source)
+l1d=$(cat $T/geometry/l1d_4k)
+diag "geometry: source=$src l1d_4k=$l1d l2_4k=$(cat $T/geometry/l2_4k) hypervisor=$(cat $T/geometry/hypervisor)"
+check "geometry source is known" sh -c "case $src in leaf2|leaf18|amd|none) true;; *) false;; esac"
+check "geometry is plausible" sh -c "[ $src = none ] && [ $l1d = 0 ] || { [ $l1d -gt 0 ] && [ $l1d -le 4096 ]; }"
+check "stock_ceiling is the ceiling found at load" [ "$(cat $T/stock_ceiling)" = "$orig" ]
+thr=$(cat $T/threshold)
+check "threshold defaults to default_threshold" [ "$thr" = "$(cat $T/default_threshold)" ]
+check "kernel ceiling follows the threshold" [ "$(ceiling)" = "$thr" ]
+
+grep -q 'flush_tlb_mm_range.*tlbp_mm_range_cb' $TR/enabled_functions &&
+grep -q 'flush_tlb_kernel_range.*tlbp_kernel_range_cb' $TR/enabled_functions
+check "both hooks are live in enabled_functions" [ $? = 0 ]
+
+# Small ranges (1..8 pages), local only: kept per-page at the default.
+reset_counters
+mprotect -n 8 -l 50 -p 16 >/dev/null
+pp=$(cnt user_perpage); pages=$(cnt user_pages)
+diag "n=8: user_perpage=$pp user_widened=$(cnt user_widened) user_pages=$pages local=$(cnt user_local)"
+check "small ranges are kept per-page" [ "$pp" -ge 400 ]
+check "pages flushed per-page are counted" [ "$pages" -gt "$pp" ]
+check "local flushes are counted as local" [ "$(cnt user_local)" -ge 400 ]
+
+# threshold=0: every user range becomes a full flush, and the kernel agrees.
+echo 0 > $T/threshold
+check "threshold=0 sets the kernel ceiling to 0" [ "$(ceiling)" = 0 ]
+echo 0 > $TR/trace
+echo 1 > $TR/events/tlb/tlb_flush/enable
+reset_counters
+mprotect -n 8 -l 50 -p 16 >/dev/null
+echo 0 > $TR/events/tlb/tlb_flush/enable
+check "threshold=0: no user range kept" [ "$(cnt user_perpage)" = 0 ]
+check "threshold=0: ranges widened" [ "$(cnt user_widened)" -ge 400 ]
+check "threshold=0: counted against stock" [ "$(cnt full_where_stock_kept)" -ge 400 ]
+ranged=$(grep -E 'tlb_flush: pages:[0-9]+ reason:(local mm|remote) shootdown' $TR/trace | wc -l)
+full=$(grep -cE 'tlb_flush: pages:-1 reason:(local mm|remote) shootdown' $TR/trace)
+diag "threshold=0 trace: ranged=$ranged full=$full"
+check "threshold=0: tracepoint shows no ranged flush" [ "$ranged" = 0 ]
+check "threshold=0: tracepoint shows full flushes" [ "$full" -ge 400 ]
+
+# A large threshold keeps 64-page ranges that the stock 33 would widen.
+cap=$(cat $T/cap)
+echo "$cap" > $T/threshold
+check "threshold=cap sets the kernel ceiling" [ "$(ceiling)" = "$cap" ]
+echo 0 > $TR/trace
+echo 1 > $TR/events/tlb/tlb_flush/enable
+reset_counters
+mprotect -f 64 -l 200 -p 16 >/dev/null
+echo 0 > $TR/events/tlb/tlb_flush/enable
+check "threshold=cap: 64-page ranges kept" [ "$(cnt user_perpage)" -ge 200 ]
+check "threshold=cap: nothing the stock kernel keeps is widened" [ "$(cnt full_where_stock_kept)" = 0 ]
+check "threshold=cap: counted against stock" [ "$(cnt kept_where_stock_full)" -ge 200 ]
+r64=$(grep -cE 'tlb_flush: pages:64 reason:(local mm|remote) shootdown' $TR/trace)
+diag "threshold=$cap trace: 64-page flushes=$r64"
+check "threshold=cap: tracepoint shows 64-page flushes" [ "$r64" -ge 100 ]
+
+# Remote: a second thread keeps the mm live on the other CPU.
+reset_counters
+mprotect -n 8 -l 50 -p 16 -t 1 >/dev/null
+diag "threaded: remote=$(cnt user_remote) local=$(cnt user_local)"
+check "flushes with a live mm elsewhere are counted as remote" [ "$(cnt user_remote)" -ge 100 ]
+
+# enabled=0: stock decisions (and the stock ceiling), still counted.
+echo 0 > $T/threshold
+echo 0 > $T/enabled
+check "enabled=0 restores the stock ceiling" [ "$(ceiling)" = "$orig" ]
+reset_counters
+mprotect -n 8 -l 50 -p 16 >/dev/null
+check "enabled=0: stock keeps small ranges despite threshold=0" [ "$(cnt user_perpage)" -ge 400 ]
+check "enabled=0: nothing differs from stock" \
+	[ "$(cnt kept_where_stock_full)$(cnt full_where_stock_kept)" = 00 ]
+echo 1 > $T/enabled
+check "enabled=1 applies the threshold again" [ "$(ceiling)" = 0 ]
+echo "$thr" > $T/threshold
+
+# Bad input changes nothing.
+for v in abc -1 "" 12abc " 5" 99999999999999999999 $((cap + 1)) 0x10 1.5; do
+	check "threshold rejects '$v'" rejects $T/threshold "$v"
+done
+for v in 2 -1 yes "" 1x; do
+	check "enabled rejects '$v'" rejects $T/enabled "$v"
+done
+check "reset rejects '0'" sh -c "! echo 0 > $T/counters/reset 2>/dev/null"
+check "threshold accepts a trailing newline" sh -c "echo 40 > $T/threshold && [ \$(cat $T/threshold) = 40 ]"
+echo "$thr" > $T/threshold
+
+# At threshold == stock nothing can count as kept-where-stock-full, so a
+# reset must leave that counter at 0 even while the system keeps flushing.
+echo "$cap" > $T/threshold
+mprotect -f 64 -l 20 -p 16 >/dev/null
+before=$(cnt kept_where_stock_full)
+echo "$orig" > $T/threshold
+reset_counters
+reset_clean() {
+	[ "$before" -ge 20 ] && [ "$(cnt kept_where_stock_full)" = 0 ] &&
+		[ "$(cnt user_perpage)" -lt 20 ]
+}
+check "reset zeroes the counters (was $before)" reset_clean
+
+check "rmmod tlbpath" rmmod tlbpath
+check "unload restores the kernel ceiling" [ "$(ceiling)" = "$orig" ]
+check "unload removes /sys/kernel/tlbpath" [ ! -e $T ]
+check "unload removes the hooks" sh -c "! grep -q tlbp_ $TR/enabled_functions"
+check "module parameters: threshold=100 enabled=0 at load" \
+	sh -c "insmod /tlbpath.ko threshold=100 enabled=0 && [ \$(cat $T/threshold) = 100 ] && [ \$(cat $DBG) = $orig ] && rmmod tlbpath"
+check "ceiling restored after the second unload" [ "$(ceiling)" = "$orig" ]
