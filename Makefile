@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make                 build tlbpath.ko for the running kernel (or KDIR=...)
-# make check           unit tests, then the in-VM tests on Debian's kernels
+# make install         install it for that kernel (modules_install, depmod)
+# make check           unit tests, DKMS builds, in-VM tests on Debian's kernels
 # make demo            boot a Debian kernel in QEMU and show tlbpath at work
 # make unit            user-space unit tests only (TAP, under prove)
 
@@ -13,12 +14,16 @@ CC ?= gcc
 UNIT_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -Iinclude
 UNIT_TESTS := tests/unit/test_geometry tests/unit/test_policy
 
-.PHONY: all module clean unit check demo deps vm-check
+.PHONY: all module install clean unit check demo deps
 
 all: module
 
 module:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) TLBPATH_VERSION=$(TLBPATH_VERSION) modules
+
+install: module
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
+	depmod -a $(KERNELRELEASE)
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null || true
@@ -34,8 +39,9 @@ unit: $(UNIT_TESTS)
 deps:
 	scripts/install-deps.sh
 
-check: deps unit
-	scripts/vm-test.sh
+# Unit tests, DKMS builds, then the in-VM tests on 6.1 and 6.12.
+check: deps $(UNIT_TESTS)
+	prove -v $(UNIT_TESTS) tests/host/*.t tests/vm/*.t
 
 demo: deps
 	scripts/demo.sh

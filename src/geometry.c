@@ -251,7 +251,8 @@ static void collect_amd(const struct tlbp_cpuid *c, struct tlb_list *l)
  * Fold the structures into first and last level per page size.
  *
  * The data levels span [low, top] over all page sizes.  When there is more
- * than one, the top one is the last-level TLB (l2) and is left out of l1.
+ * than one, the data structures at the top one are the last-level TLB (l2)
+ * and are left out of l1.
  * l1d is then the lowest level that holds data translations of that size,
  * counting load TLBs but never store-only ones; l1i likewise for
  * instructions.  Several structures at the chosen level add up.
@@ -279,7 +280,7 @@ static void fold(const struct tlb_list *l, struct tlbp_geometry *g)
 			const struct tlb_struct *t = &l->s[i];
 
 			if (!(t->sizes & (1u << s)) || t->store_only ||
-			    (top > low && t->level == top))
+			    (top > low && t->level == top && t->data))
 				continue;
 			if (t->data && t->level < l1d)
 				l1d = t->level;
@@ -292,9 +293,8 @@ static void fold(const struct tlb_list *l, struct tlbp_geometry *g)
 
 			if (!(t->sizes & (1u << s)) || t->store_only)
 				continue;
-			if (top > low && t->level == top) {
-				if (t->data)
-					g->l2[s] += t->entries;
+			if (top > low && t->level == top && t->data) {
+				g->l2[s] += t->entries;
 				continue;
 			}
 			if (t->data && t->level == l1d)
