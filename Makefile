@@ -5,6 +5,7 @@
 # make check           unit tests, DKMS builds, in-VM tests on Debian's kernels
 # make demo            boot a Debian kernel in QEMU and show tlbpath at work
 # make unit            user-space unit tests only (TAP, under prove)
+# make tools           scripts/tlbpath-geometry (CPUID dumps or this machine)
 
 KERNELRELEASE ?= $(shell uname -r)
 KDIR ?= /lib/modules/$(KERNELRELEASE)/build
@@ -14,20 +15,29 @@ CC ?= gcc
 UNIT_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -Iinclude
 UNIT_TESTS := tests/unit/test_geometry tests/unit/test_policy
 
-.PHONY: all module install clean unit check demo deps
+TOOLS := scripts/tlbpath-geometry
+PREFIX ?= /usr/local
+
+.PHONY: all module install clean unit check demo deps tools
 
 all: module
 
 module:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) TLBPATH_VERSION=$(TLBPATH_VERSION) modules
 
-install: module
+install: module tools
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
 	depmod -a $(KERNELRELEASE)
+	install -D -m 0755 scripts/tlbpath-geometry $(DESTDIR)$(PREFIX)/bin/tlbpath-geometry
+
+tools: $(TOOLS)
+
+scripts/tlbpath-geometry: tools/tlbpath-geometry.c src/geometry.c include/tlbpath/*.h
+	$(CC) $(UNIT_CFLAGS) -o $@ tools/tlbpath-geometry.c src/geometry.c
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null || true
-	rm -f $(UNIT_TESTS) tests/unit/*.o
+	rm -f $(UNIT_TESTS) $(TOOLS) tests/unit/*.o
 	rm -rf build
 
 tests/unit/test_%: tests/unit/test_%.c src/geometry.c src/policy.c include/tlbpath/*.h tests/unit/tap.h

@@ -9,39 +9,15 @@
 #include <asm/processor.h>
 #include "tlbpath.h"
 
+static void cpuid_insn(void *ctx, u32 leaf, u32 subleaf, struct tlbp_regs *r)
+{
+	cpuid_count(leaf, subleaf, &r->eax, &r->ebx, &r->ecx, &r->edx);
+}
+
+/* Runs on the CPU being read, from smp_call_function_single(). */
 static void read_leaves(void *arg)
 {
-	struct tlbp_cpuid *c = arg;
-	u32 eax, ebx, ecx, edx, i, n;
-
-	cpuid(0, &c->max_basic, &ebx, &ecx, &edx);
-	c->vendor = tlbp_vendor_from_leaf0(ebx, ecx, edx);
-	if (c->max_basic >= 1)
-		c->leaf1_ecx = cpuid_ecx(1);
-	if (c->max_basic >= 2)
-		cpuid(2, &c->leaf2.eax, &c->leaf2.ebx, &c->leaf2.ecx, &c->leaf2.edx);
-	if (c->max_basic >= 0x18) {
-		cpuid_count(0x18, 0, &eax, &ebx, &ecx, &edx);
-		n = min_t(u32, eax + 1, TLBP_LEAF18_MAX_SUBLEAVES);
-		for (i = 0; i < n; i++) {
-			struct tlbp_regs *r = &c->leaf18[i];
-
-			cpuid_count(0x18, i, &r->eax, &r->ebx, &r->ecx, &r->edx);
-		}
-		c->leaf18_count = n;
-	}
-
-	c->max_ext = cpuid_eax(0x80000000);
-	if ((c->max_ext & 0xffff0000) != 0x80000000) {
-		c->max_ext = 0;
-		return;
-	}
-	if (c->max_ext >= 0x80000005)
-		cpuid(0x80000005, &c->ext5.eax, &c->ext5.ebx, &c->ext5.ecx, &c->ext5.edx);
-	if (c->max_ext >= 0x80000006)
-		cpuid(0x80000006, &c->ext6.eax, &c->ext6.ebx, &c->ext6.ecx, &c->ext6.edx);
-	if (c->max_ext >= 0x80000019)
-		cpuid(0x80000019, &c->ext19.eax, &c->ext19.ebx, &c->ext19.ecx, &c->ext19.edx);
+	tlbp_cpuid_fill(arg, cpuid_insn, NULL);
 }
 
 static void fold_min(struct tlbp_geometry *acc, const struct tlbp_geometry *g)
@@ -74,7 +50,6 @@ int tlbp_read_geometry(struct tlbp_geometry *out)
 
 	cpus_read_lock();
 	for_each_online_cpu(cpu) {
-		memset(raw, 0, sizeof(*raw));
 		ret = smp_call_function_single(cpu, read_leaves, raw, 1);
 		if (ret)
 			break;

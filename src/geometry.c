@@ -26,6 +26,45 @@ enum tlbp_vendor tlbp_vendor_from_leaf0(u32 ebx, u32 ecx, u32 edx)
 	return TLBP_VENDOR_OTHER;
 }
 
+void tlbp_cpuid_fill(struct tlbp_cpuid *c, tlbp_cpuid_fn read, void *ctx)
+{
+	static const struct tlbp_cpuid empty;
+	struct tlbp_regs r;
+	u32 i, n;
+
+	*c = empty;
+	read(ctx, 0, 0, &r);
+	c->max_basic = r.eax;
+	c->vendor = tlbp_vendor_from_leaf0(r.ebx, r.ecx, r.edx);
+	if (c->max_basic >= 1) {
+		read(ctx, 1, 0, &r);
+		c->leaf1_ecx = r.ecx;
+	}
+	if (c->max_basic >= 2)
+		read(ctx, 2, 0, &c->leaf2);
+	if (c->max_basic >= 0x18) {
+		read(ctx, 0x18, 0, &c->leaf18[0]);
+		n = c->leaf18[0].eax + 1;
+		if (n > TLBP_LEAF18_MAX_SUBLEAVES || !n)
+			n = TLBP_LEAF18_MAX_SUBLEAVES;
+		for (i = 1; i < n; i++)
+			read(ctx, 0x18, i, &c->leaf18[i]);
+		c->leaf18_count = n;
+	}
+
+	read(ctx, 0x80000000, 0, &r);
+	/* CPUs without extended leaves echo something else back. */
+	if ((r.eax & 0xffff0000) != 0x80000000)
+		return;
+	c->max_ext = r.eax;
+	if (c->max_ext >= 0x80000005)
+		read(ctx, 0x80000005, 0, &c->ext5);
+	if (c->max_ext >= 0x80000006)
+		read(ctx, 0x80000006, 0, &c->ext6);
+	if (c->max_ext >= 0x80000019)
+		read(ctx, 0x80000019, 0, &c->ext19);
+}
+
 const char *tlbp_geo_source_name(enum tlbp_geo_source src)
 {
 	switch (src) {
@@ -311,8 +350,11 @@ void tlbp_parse_geometry(const struct tlbp_cpuid *c, struct tlbp_geometry *g)
 	struct tlb_list l = zero;
 	unsigned int s;
 
-	for (s = 0; s < TLBP_NR_SIZES; s++)
-		g->l1d[s] = g->l1i[s] = g->l2[s] = 0;
+	for (s = 0; s < TLBP_NR_SIZES; s++) {
+		g->l1d[s] = 0;
+		g->l1i[s] = 0;
+		g->l2[s] = 0;
+	}
 	g->source = TLBP_SRC_NONE;
 	g->hypervisor = !!(c->leaf1_ecx & 0x80000000u);
 

@@ -44,10 +44,10 @@ static __always_inline void count_decision(const struct tlbp_decision *d,
 	}
 }
 
-static_assert(TLBP_USER_WIDENED == TLBP_USER_PERPAGE + TLBP_WIDEN);
-static_assert(TLBP_USER_CALLER_FULL == TLBP_USER_PERPAGE + TLBP_CALLER_FULL);
-static_assert(TLBP_KERNEL_WIDENED == TLBP_KERNEL_PERPAGE + TLBP_WIDEN);
-static_assert(TLBP_KERNEL_CALLER_FULL == TLBP_KERNEL_PERPAGE + TLBP_CALLER_FULL);
+static_assert(TLBP_USER_PERPAGE + TLBP_WIDEN == TLBP_USER_WIDENED);
+static_assert(TLBP_USER_PERPAGE + TLBP_CALLER_FULL == TLBP_USER_CALLER_FULL);
+static_assert(TLBP_KERNEL_PERPAGE + TLBP_WIDEN == TLBP_KERNEL_WIDENED);
+static_assert(TLBP_KERNEL_PERPAGE + TLBP_CALLER_FULL == TLBP_KERNEL_CALLER_FULL);
 
 /*
  * flush_tlb_mm_range(struct mm_struct *mm, unsigned long start,

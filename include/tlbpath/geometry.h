@@ -72,6 +72,15 @@ struct tlbp_geometry {
 	bool hypervisor;	/* the numbers are whatever the hypervisor says */
 };
 
+/*
+ * Gather the leaves the parser needs through @read, which executes (or
+ * looks up) CPUID(@leaf, @subleaf) for one CPU.  The module passes the
+ * CPUID instruction, tlbpath-geometry a `cpuid -r` dump or the instruction.
+ */
+typedef void (*tlbp_cpuid_fn)(void *ctx, u32 leaf, u32 subleaf,
+			      struct tlbp_regs *out);
+void tlbp_cpuid_fill(struct tlbp_cpuid *c, tlbp_cpuid_fn read, void *ctx);
+
 enum tlbp_vendor tlbp_vendor_from_leaf0(u32 ebx, u32 ecx, u32 edx);
 void tlbp_parse_geometry(const struct tlbp_cpuid *c, struct tlbp_geometry *g);
 const char *tlbp_geo_source_name(enum tlbp_geo_source src);
@@ -87,9 +96,9 @@ enum tlbp_tlb_kind {
 };
 
 /* Page-size bits for struct tlbp_desc.sizes */
-#define TLBP_SZ_4K	(1u << TLBP_4K)
-#define TLBP_SZ_2M	(1u << TLBP_2M)
-#define TLBP_SZ_1G	(1u << TLBP_1G)
+#define TLBP_SZ_4K	BIT(TLBP_4K)
+#define TLBP_SZ_2M	BIT(TLBP_2M)
+#define TLBP_SZ_1G	BIT(TLBP_1G)
 
 struct tlbp_desc {
 	u8 code;

@@ -8,15 +8,16 @@
 #define _TLBPATH_TYPES_H
 
 #ifdef __KERNEL__
+#include <linux/bits.h>
 #include <linux/types.h>
 #else
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdint.h>
-typedef uint8_t u8;
-typedef uint16_t u16;
-typedef uint32_t u32;
-typedef uint64_t u64;
+typedef unsigned char u8;
+typedef unsigned short u16;
+typedef unsigned int u32;
+typedef unsigned long long u64;
+#define BIT(nr)	(1UL << (nr))
 #endif
 
 #endif /* _TLBPATH_TYPES_H */
