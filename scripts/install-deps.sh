@@ -44,7 +44,7 @@ if [ ! -e "$stamp" ] || [ -n "$(find "$stamp" -mmin +360)" ] || [ "$bp" -nt "$st
 fi
 
 pkgs=(build-essential bc bison flex libelf-dev kmod cpio gzip
-      qemu-system-x86 busybox-static dkms cpuid perl
+      qemu-system-x86 busybox-static dkms cpuid perl linux-source-6.1 xz-utils
       linux-image-amd64 linux-headers-amd64)
 
 # Newest 6.12 image and headers from backports, by exact version.

@@ -47,6 +47,8 @@ build_guest_programs() {
 			gcc -static -O2 -Wall -Wextra -Werror -pthread -o "$bin" "$src" || return 1
 		fi
 	done
+	gcc -static -O2 -Wall -Wextra -Werror -I"$TOP/include" -o "$out/tlbpath-geometry" \
+		"$TOP/tools/tlbpath-geometry.c" "$TOP/src/geometry.c" || return 1
 	echo "$out"
 }
 

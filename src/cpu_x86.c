@@ -1,67 +1,95 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Reading CPUID on every online CPU and folding the per-CPU geometry.
- * The parsing itself is pure C in geometry.c.
+ * Per-CPU TLB geometry.  Every CPU is read when it comes online (and
+ * every online one at load) through a CPU hotplug state, so hybrid parts
+ * get the numbers of each core type.  The parsing is pure C in geometry.c.
  */
 #include <linux/cpu.h>
+#include <linux/cpuhotplug.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <asm/processor.h>
 #include "tlbpath.h"
+
+DEFINE_PER_CPU(struct tlbp_geometry, tlbp_cpu_geo);
+DEFINE_PER_CPU(u32, tlbp_cpu_default);
+
+static enum cpuhp_state hp_state;
 
 static void cpuid_insn(void *ctx, u32 leaf, u32 subleaf, struct tlbp_regs *r)
 {
 	cpuid_count(leaf, subleaf, &r->eax, &r->ebx, &r->ecx, &r->edx);
 }
 
-/* Runs on the CPU being read, from smp_call_function_single(). */
+/* Runs on the CPU being read. */
 static void read_leaves(void *arg)
 {
 	tlbp_cpuid_fill(arg, cpuid_insn, NULL);
 }
 
-static void fold_min(struct tlbp_geometry *acc, const struct tlbp_geometry *g)
+static int tlbp_cpu_online(unsigned int cpu)
 {
-	int s;
-
-	for (s = 0; s < TLBP_NR_SIZES; s++) {
-		acc->l1d[s] = min(acc->l1d[s], g->l1d[s]);
-		acc->l1i[s] = min(acc->l1i[s], g->l1i[s]);
-		acc->l2[s] = min(acc->l2[s], g->l2[s]);
-	}
-	acc->hypervisor |= g->hypervisor;
-}
-
-/*
- * Read the geometry of every online CPU.  Hybrid parts report different
- * TLBs on different cores; the default threshold must suit all of them,
- * so the published geometry is the smallest of each figure.
- */
-int tlbp_read_geometry(struct tlbp_geometry *out)
-{
-	struct tlbp_cpuid *raw;
 	struct tlbp_geometry g;
-	bool first = true;
-	int cpu, ret = 0;
+	struct tlbp_cpuid *raw;
+	int ret;
 
 	raw = kmalloc(sizeof(*raw), GFP_KERNEL);
 	if (!raw)
 		return -ENOMEM;
-
-	cpus_read_lock();
-	for_each_online_cpu(cpu) {
-		ret = smp_call_function_single(cpu, read_leaves, raw, 1);
-		if (ret)
-			break;
+	ret = smp_call_function_single(cpu, read_leaves, raw, 1);
+	if (!ret) {
 		tlbp_parse_geometry(raw, &g);
-		if (first)
-			*out = g;
-		else
-			fold_min(out, &g);
-		first = false;
+		per_cpu(tlbp_cpu_geo, cpu) = g;
+		WRITE_ONCE(per_cpu(tlbp_cpu_default, cpu),
+			   tlbp_default_threshold(&g, tlbp_policy.cap));
+		tlbp_geometry_changed();
 	}
-	cpus_read_unlock();
-
 	kfree(raw);
 	return ret;
+}
+
+/* Forget a CPU that goes away: it may come back as something else. */
+static int tlbp_cpu_offline(unsigned int cpu)
+{
+	static const struct tlbp_geometry none;
+
+	per_cpu(tlbp_cpu_geo, cpu) = none;
+	WRITE_ONCE(per_cpu(tlbp_cpu_default, cpu), 0);
+	tlbp_geometry_changed();
+	return 0;
+}
+
+int tlbp_geometry_init(void)
+{
+	int ret;
+
+	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "tlbpath:online",
+				tlbp_cpu_online, tlbp_cpu_offline);
+	if (ret < 0)
+		return ret;
+	hp_state = ret;
+	return 0;
+}
+
+/* Without running the teardown: the numbers stay for sysfs until the end. */
+void tlbp_geometry_exit(void)
+{
+	cpuhp_remove_state_nocalls(hp_state);
+}
+
+/* The CPU whose numbers geometry/ shows. */
+unsigned int tlbp_boot_cpu(void)
+{
+	return cpu_online(0) ? 0 : cpumask_first(cpu_online_mask);
+}
+
+/* The largest per-CPU default: what the kernel's ceiling must allow. */
+u32 tlbp_max_default(void)
+{
+	u32 max = 0;
+	int cpu;
+
+	for_each_online_cpu(cpu)
+		max = max_t(u32, max, READ_ONCE(per_cpu(tlbp_cpu_default, cpu)));
+	return max;
 }

@@ -65,6 +65,18 @@ void tlbp_cpuid_fill(struct tlbp_cpuid *c, tlbp_cpuid_fn read, void *ctx)
 		read(ctx, 0x80000019, 0, &c->ext19);
 }
 
+bool tlbp_geometry_equal(const struct tlbp_geometry *a,
+			 const struct tlbp_geometry *b)
+{
+	unsigned int s;
+
+	for (s = 0; s < TLBP_NR_SIZES; s++)
+		if (a->l1d[s] != b->l1d[s] || a->l1i[s] != b->l1i[s] ||
+		    a->l2[s] != b->l2[s])
+			return false;
+	return a->source == b->source && a->hypervisor == b->hypervisor;
+}
+
 const char *tlbp_geo_source_name(enum tlbp_geo_source src)
 {
 	switch (src) {

@@ -21,9 +21,13 @@
 
 static_assert(TLBP_FLUSH_ALL == TLB_FLUSH_ALL);
 
+/* The policy as it applies on this CPU (preemption is disabled). */
 static __always_inline void snapshot(struct tlbp_policy *p)
 {
-	p->threshold = READ_ONCE(tlbp_policy.threshold);
+	if (READ_ONCE(tlbp_auto))
+		p->threshold = this_cpu_read(tlbp_cpu_default);
+	else
+		p->threshold = READ_ONCE(tlbp_policy.threshold);
 	p->cap = READ_ONCE(tlbp_policy.cap);
 	p->stock = READ_ONCE(tlbp_policy.stock);
 	p->enabled = READ_ONCE(tlbp_policy.enabled);

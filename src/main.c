@@ -29,11 +29,14 @@ MODULE_PARM_DESC(cap, "Hard limit for threshold, in pages (1-" __stringify(TLBP_
 
 DEFINE_PER_CPU(struct tlbp_counters, tlbp_stats);
 struct tlbp_policy tlbp_policy;
-struct tlbp_geometry tlbp_geo;
-u32 tlbp_default;
+bool tlbp_auto;
 
 /* Serialises the writers of tlbp_policy and of the kernel's ceiling. */
 static DEFINE_MUTEX(tlbp_lock);
+
+/* Set once the hooks are live: only then does tlbpath move the ceiling. */
+static bool tlbp_live;
+static unsigned long tlbp_ceiling_set;
 
 unsigned long tlbp_counter_sum(enum tlbp_counter c)
 {
@@ -62,8 +65,29 @@ void tlbp_counters_reset(void)
  */
 static void tlbp_apply_policy(void)
 {
+	struct tlbp_policy p = tlbp_policy;
+
 	lockdep_assert_held(&tlbp_lock);
-	tlbp_ceiling_write(tlbp_policy_ceiling(&tlbp_policy));
+	if (!tlbp_live)
+		return;
+	p.threshold = tlbp_threshold_now();
+	tlbp_ceiling_set = tlbp_policy_ceiling(&p);
+	tlbp_ceiling_write(tlbp_ceiling_set);
+}
+
+/* The threshold in force: the admin's, or the largest per-CPU default. */
+u32 tlbp_threshold_now(void)
+{
+	return READ_ONCE(tlbp_auto) ? tlbp_max_default() :
+				      READ_ONCE(tlbp_policy.threshold);
+}
+
+/* A CPU came online (or was read at load): its default may be new. */
+void tlbp_geometry_changed(void)
+{
+	mutex_lock(&tlbp_lock);
+	tlbp_apply_policy();
+	mutex_unlock(&tlbp_lock);
 }
 
 int tlbp_set_threshold(u32 t)
@@ -72,9 +96,18 @@ int tlbp_set_threshold(u32 t)
 		return -EINVAL;
 	mutex_lock(&tlbp_lock);
 	WRITE_ONCE(tlbp_policy.threshold, t);
+	WRITE_ONCE(tlbp_auto, false);
 	tlbp_apply_policy();
 	mutex_unlock(&tlbp_lock);
 	return 0;
+}
+
+void tlbp_set_auto(void)
+{
+	mutex_lock(&tlbp_lock);
+	WRITE_ONCE(tlbp_auto, true);
+	tlbp_apply_policy();
+	mutex_unlock(&tlbp_lock);
 }
 
 int tlbp_set_enabled(bool on)
@@ -88,6 +121,7 @@ int tlbp_set_enabled(bool on)
 
 static int __init tlbp_init(void)
 {
+	const struct tlbp_geometry *boot;
 	int ret;
 
 	if (cap < 1 || cap > TLBP_CAP_LIMIT) {
@@ -99,47 +133,53 @@ static int __init tlbp_init(void)
 		return -EINVAL;
 	}
 
-	ret = tlbp_read_geometry(&tlbp_geo);
-	if (ret) {
-		pr_err("cannot read CPUID on every CPU (%d)\n", ret);
-		return ret;
-	}
-
 	ret = tlbp_ceiling_resolve();
 	if (ret) {
 		pr_err("cannot find tlb_single_page_flush_ceiling in flush_tlb_mm_range() or flush_tlb_kernel_range()\n");
 		return ret;
 	}
 
-	tlbp_default = tlbp_default_threshold(&tlbp_geo, cap);
 	tlbp_policy.cap = cap;
 	tlbp_policy.stock = min_t(unsigned long, tlbp_ceiling_original(), U32_MAX);
-	tlbp_policy.threshold = threshold >= 0 ? threshold : tlbp_default;
+	tlbp_policy.threshold = threshold >= 0 ? threshold : 0;
 	tlbp_policy.enabled = enabled;
+	tlbp_auto = threshold < 0;
+
+	ret = tlbp_geometry_init();
+	if (ret) {
+		pr_err("cannot read CPUID on every CPU (%d)\n", ret);
+		return ret;
+	}
 
 	ret = tlbp_sysfs_init();
 	if (ret) {
 		pr_err("cannot create /sys/kernel/tlbpath (%d)\n", ret);
-		return ret;
+		goto fail_geometry;
 	}
 
 	ret = tlbp_hooks_register();
-	if (ret) {
-		tlbp_sysfs_exit();
-		return ret;
-	}
+	if (ret)
+		goto fail_sysfs;
 
 	mutex_lock(&tlbp_lock);
+	tlbp_live = true;
 	tlbp_apply_policy();
 	mutex_unlock(&tlbp_lock);
 
-	pr_info("loaded: geometry %s%s (l1d_4k=%u l2_4k=%u), threshold %u, stock ceiling %u, cap %u%s\n",
-		tlbp_geo_source_name(tlbp_geo.source),
-		tlbp_geo.hypervisor ? " under a hypervisor" : "",
-		tlbp_geo.l1d[TLBP_4K], tlbp_geo.l2[TLBP_4K],
-		tlbp_policy.threshold, tlbp_policy.stock, cap,
+	boot = &per_cpu(tlbp_cpu_geo, tlbp_boot_cpu());
+	pr_info("loaded: geometry %s%s (l1d_4k=%u l2_4k=%u), threshold %u%s, stock ceiling %u, cap %u%s\n",
+		tlbp_geo_source_name(boot->source),
+		boot->hypervisor ? " under a hypervisor" : "",
+		boot->l1d[TLBP_4K], boot->l2[TLBP_4K], tlbp_threshold_now(),
+		tlbp_auto ? " (from geometry)" : "", tlbp_policy.stock, cap,
 		enabled ? "" : ", disabled");
 	return 0;
+
+fail_sysfs:
+	tlbp_sysfs_exit();
+fail_geometry:
+	tlbp_geometry_exit();
+	return ret;
 }
 
 static void __exit tlbp_exit(void)
@@ -149,11 +189,15 @@ static void __exit tlbp_exit(void)
 	/* No sysfs writer can run past this point. */
 	tlbp_sysfs_exit();
 
+	/* No hotplug callback either: tlbp_cpu_default stays as it is. */
+	tlbp_geometry_exit();
+
 	mutex_lock(&tlbp_lock);
 	now = tlbp_ceiling_read();
-	if (now != tlbp_policy_ceiling(&tlbp_policy))
+	if (now != tlbp_ceiling_set)
 		pr_warn("tlb_single_page_flush_ceiling was changed behind our back (%lu); restoring %lu\n",
 			now, tlbp_ceiling_original());
+	tlbp_live = false;
 	tlbp_ceiling_restore();
 	mutex_unlock(&tlbp_lock);
 

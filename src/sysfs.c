@@ -3,12 +3,15 @@
  * /sys/kernel/tlbpath: one value per file.
  *
  *   threshold, enabled          read-write tunables
- *   cap, default_threshold,     read-only: the limit, what the geometry
- *   stock_ceiling,              gives, the kernel's ceiling at load, and
- *   kernel_ceiling              its value now
- *   geometry/                   entries per level and page size, source
+ *   cap, default_threshold,     read-only: the limit, what the boot CPU's
+ *   stock_ceiling,              geometry gives, the kernel's ceiling at
+ *   kernel_ceiling              load, and its value now
+ *   geometry/                   the boot CPU's entries per level and page
+ *                               size, source; by_cpu: every distinct one
  *   counters/                   per-path counters, and reset (write 1)
  */
+#include <linux/cpu.h>
+#include <linux/cpumask.h>
 #include <linux/kernel.h>
 #include <linux/kobject.h>
 #include <linux/sysfs.h>
@@ -29,15 +32,20 @@ static int parse_u32(const char *buf, u32 max, u32 *out)
 
 static ssize_t threshold_show(struct kobject *k, struct kobj_attribute *a, char *buf)
 {
-	return sysfs_emit(buf, "%u\n", READ_ONCE(tlbp_policy.threshold));
+	return sysfs_emit(buf, "%u\n", tlbp_threshold_now());
 }
 
+/* A number of pages, or "auto": each CPU uses its own geometry's default. */
 static ssize_t threshold_store(struct kobject *k, struct kobj_attribute *a,
 			       const char *buf, size_t len)
 {
 	u32 v;
 	int ret;
 
+	if (sysfs_streq(buf, "auto")) {
+		tlbp_set_auto();
+		return len;
+	}
 	ret = parse_u32(buf, tlbp_policy.cap, &v);
 	if (!ret)
 		ret = tlbp_set_threshold(v);
@@ -72,7 +80,8 @@ static struct kobj_attribute name##_attr = __ATTR_RO(name)
 static struct kobj_attribute threshold_attr = __ATTR_RW(threshold);
 static struct kobj_attribute enabled_attr = __ATTR_RW(enabled);
 RO_U32(cap, tlbp_policy.cap);
-RO_U32(default_threshold, tlbp_default);
+RO_U32(threshold_auto, READ_ONCE(tlbp_auto));
+RO_U32(default_threshold, per_cpu(tlbp_cpu_default, tlbp_boot_cpu()));
 RO_U32(stock_ceiling, tlbp_policy.stock);
 RO_U32(kernel_ceiling, tlbp_ceiling_read());
 
@@ -80,6 +89,7 @@ static struct attribute *top_attrs[] = {
 	&threshold_attr.attr,
 	&enabled_attr.attr,
 	&cap_attr.attr,
+	&threshold_auto_attr.attr,
 	&default_threshold_attr.attr,
 	&stock_ceiling_attr.attr,
 	&kernel_ceiling_attr.attr,
@@ -90,31 +100,78 @@ static const struct attribute_group top_group = {
 	.attrs = top_attrs,
 };
 
-/* geometry/ */
+/* geometry/: the boot CPU's numbers */
 
-RO_U32(l1d_4k, tlbp_geo.l1d[TLBP_4K]);
-RO_U32(l1i_4k, tlbp_geo.l1i[TLBP_4K]);
-RO_U32(l2_4k, tlbp_geo.l2[TLBP_4K]);
-RO_U32(l1d_2m, tlbp_geo.l1d[TLBP_2M]);
-RO_U32(l1i_2m, tlbp_geo.l1i[TLBP_2M]);
-RO_U32(l2_2m, tlbp_geo.l2[TLBP_2M]);
-RO_U32(l1d_1g, tlbp_geo.l1d[TLBP_1G]);
-RO_U32(l1i_1g, tlbp_geo.l1i[TLBP_1G]);
-RO_U32(l2_1g, tlbp_geo.l2[TLBP_1G]);
-RO_U32(hypervisor, tlbp_geo.hypervisor);
+#define BOOT_GEO	(&per_cpu(tlbp_cpu_geo, tlbp_boot_cpu()))
+
+RO_U32(l1d_4k, BOOT_GEO->l1d[TLBP_4K]);
+RO_U32(l1i_4k, BOOT_GEO->l1i[TLBP_4K]);
+RO_U32(l2_4k, BOOT_GEO->l2[TLBP_4K]);
+RO_U32(l1d_2m, BOOT_GEO->l1d[TLBP_2M]);
+RO_U32(l1i_2m, BOOT_GEO->l1i[TLBP_2M]);
+RO_U32(l2_2m, BOOT_GEO->l2[TLBP_2M]);
+RO_U32(l1d_1g, BOOT_GEO->l1d[TLBP_1G]);
+RO_U32(l1i_1g, BOOT_GEO->l1i[TLBP_1G]);
+RO_U32(l2_1g, BOOT_GEO->l2[TLBP_1G]);
+RO_U32(hypervisor, BOOT_GEO->hypervisor);
 
 static ssize_t source_show(struct kobject *k, struct kobj_attribute *a, char *buf)
 {
-	return sysfs_emit(buf, "%s\n", tlbp_geo_source_name(tlbp_geo.source));
+	return sysfs_emit(buf, "%s\n", tlbp_geo_source_name(BOOT_GEO->source));
 }
 
 static struct kobj_attribute source_attr = __ATTR_RO(source);
+
+/*
+ * by_cpu: one line per distinct geometry among the online CPUs, with the
+ * CPUs that have it, in the format of tlbpath-geometry:
+ *   cpus=0-7 source=leaf18 l1d_4k=64 ... l2_1g=1024 threshold=33
+ * A hybrid part has a line per core type, so this stays within a page.
+ */
+static ssize_t by_cpu_show(struct kobject *k, struct kobj_attribute *a, char *buf)
+{
+	cpumask_var_t same;
+	int cpu, other, n = 0;
+
+	if (!zalloc_cpumask_var(&same, GFP_KERNEL))
+		return -ENOMEM;
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		const struct tlbp_geometry *g = &per_cpu(tlbp_cpu_geo, cpu);
+		bool seen = false;
+
+		cpumask_clear(same);
+		for_each_online_cpu(other) {
+			if (!tlbp_geometry_equal(g, &per_cpu(tlbp_cpu_geo, other)))
+				continue;
+			if (other < cpu) {
+				seen = true;
+				break;
+			}
+			cpumask_set_cpu(other, same);
+		}
+		if (seen)
+			continue;
+		n += sysfs_emit_at(buf, n, "cpus=%*pbl source=%s l1d_4k=%u l1i_4k=%u l2_4k=%u",
+				   cpumask_pr_args(same), tlbp_geo_source_name(g->source),
+				   g->l1d[TLBP_4K], g->l1i[TLBP_4K], g->l2[TLBP_4K]);
+		n += sysfs_emit_at(buf, n, " l1d_2m=%u l1i_2m=%u l2_2m=%u l1d_1g=%u l2_1g=%u threshold=%u\n",
+				   g->l1d[TLBP_2M], g->l1i[TLBP_2M], g->l2[TLBP_2M],
+				   g->l1d[TLBP_1G], g->l2[TLBP_1G],
+				   per_cpu(tlbp_cpu_default, cpu));
+	}
+	cpus_read_unlock();
+	free_cpumask_var(same);
+	return n;
+}
+
+static struct kobj_attribute by_cpu_attr = __ATTR_RO(by_cpu);
 
 static struct attribute *geometry_attrs[] = {
 	&l1d_4k_attr.attr, &l1i_4k_attr.attr, &l2_4k_attr.attr,
 	&l1d_2m_attr.attr, &l1i_2m_attr.attr, &l2_2m_attr.attr,
 	&l1d_1g_attr.attr, &l1i_1g_attr.attr, &l2_1g_attr.attr,
-	&source_attr.attr, &hypervisor_attr.attr,
+	&source_attr.attr, &hypervisor_attr.attr, &by_cpu_attr.attr,
 	NULL,
 };
 

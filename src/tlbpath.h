@@ -49,14 +49,22 @@ void tlbp_counters_reset(void);
  * writers (sysfs, under tlbp_lock) change one field at a time.  Every mix
  * of old and new values is safe, because every decision is: a kept range
  * is exactly what the caller asked for, and a widened one is a superset.
+ *
+ * While tlbp_auto is set, each CPU uses the default its own geometry
+ * gives (tlbp_cpu_default) and tlbp_policy.threshold is unused.
  */
 extern struct tlbp_policy tlbp_policy;
+extern bool tlbp_auto;
 
-/* Geometry: the minimum over the online CPUs, and where it came from. */
-extern struct tlbp_geometry tlbp_geo;
-extern u32 tlbp_default;
+DECLARE_PER_CPU(struct tlbp_geometry, tlbp_cpu_geo);
+DECLARE_PER_CPU(u32, tlbp_cpu_default);
 
-int tlbp_read_geometry(struct tlbp_geometry *out);
+int tlbp_geometry_init(void);
+void tlbp_geometry_exit(void);
+unsigned int tlbp_boot_cpu(void);
+u32 tlbp_max_default(void);
+void tlbp_geometry_changed(void);
+u32 tlbp_threshold_now(void);
 
 /* The kernel's tlb_single_page_flush_ceiling, resolved at load. */
 int tlbp_ceiling_resolve(void);
@@ -69,6 +77,7 @@ int tlbp_hooks_register(void);
 void tlbp_hooks_unregister(void);
 
 int tlbp_set_threshold(u32 t);
+void tlbp_set_auto(void);
 int tlbp_set_enabled(bool on);
 
 int tlbp_sysfs_init(void);

@@ -84,6 +84,8 @@ void tlbp_cpuid_fill(struct tlbp_cpuid *c, tlbp_cpuid_fn read, void *ctx);
 enum tlbp_vendor tlbp_vendor_from_leaf0(u32 ebx, u32 ecx, u32 edx);
 void tlbp_parse_geometry(const struct tlbp_cpuid *c, struct tlbp_geometry *g);
 const char *tlbp_geo_source_name(enum tlbp_geo_source src);
+bool tlbp_geometry_equal(const struct tlbp_geometry *a,
+			 const struct tlbp_geometry *b);
 
 /*
  * Leaf 2 descriptor table, exposed for the tests: the TLB described by one

@@ -30,9 +30,31 @@ l1d=$(cat $T/geometry/l1d_4k)
 diag "geometry: source=$src l1d_4k=$l1d l2_4k=$(cat $T/geometry/l2_4k) hypervisor=$(cat $T/geometry/hypervisor)"
 check "geometry source is known" sh -c "case $src in leaf2|leaf18|amd|none) true;; *) false;; esac"
 check "geometry is plausible" sh -c "[ $src = none ] && [ $l1d = 0 ] || { [ $l1d -gt 0 ] && [ $l1d -le 4096 ]; }"
+# The module and the user-space tool share the parser: same numbers.
+tool=$(tlbpath-geometry | sed 's/^cpu=[0-9]* //' | sort -u)
+mod=$(sed 's/^cpus=[^ ]* //; s/ threshold=[0-9]*$//' $T/geometry/by_cpu | sort -u)
+diag "by_cpu: $(cat $T/geometry/by_cpu)"
+check "geometry/by_cpu matches tlbpath-geometry in the guest" [ -n "$tool" -a "$tool" = "$mod" ]
+check "by_cpu covers every online CPU" \
+	[ "$(cut -d' ' -f1 $T/geometry/by_cpu)" = "cpus=$(cat /sys/devices/system/cpu/online)" ]
+
+# CPU hotplug: a CPU that comes back online is read again.
+if [ -w /sys/devices/system/cpu/cpu1/online ]; then
+	before=$(cat $T/geometry/by_cpu)
+	echo 0 > /sys/devices/system/cpu/cpu1/online
+	off=$(cut -d' ' -f1 $T/geometry/by_cpu)
+	echo 1 > /sys/devices/system/cpu/cpu1/online
+	check "offline cpu1 leaves by_cpu (cpus=0 while off)" [ "$off" = "cpus=0" ]
+	check "cpu1 back online is read again" [ "$(cat $T/geometry/by_cpu)" = "$before" ]
+else
+	skip "no hotpluggable cpu1"
+	skip "no hotpluggable cpu1"
+fi
+
 check "stock_ceiling is the ceiling found at load" [ "$(cat $T/stock_ceiling)" = "$orig" ]
 thr=$(cat $T/threshold)
 check "threshold defaults to default_threshold" [ "$thr" = "$(cat $T/default_threshold)" ]
+check "threshold comes from the geometry (threshold_auto=1)" [ "$(cat $T/threshold_auto)" = 1 ]
 check "kernel ceiling follows the threshold" [ "$(ceiling)" = "$thr" ]
 
 grep -q 'flush_tlb_mm_range.*tlbp_mm_range_cb' $TR/enabled_functions &&
@@ -122,7 +144,10 @@ for v in 2 -1 yes "" 1x; do
 done
 check "reset rejects '0'" sh -c "! echo 0 > $T/counters/reset 2>/dev/null"
 check "threshold accepts a trailing newline" sh -c "echo 40 > $T/threshold && [ \$(cat $T/threshold) = 40 ]"
-echo "$thr" > $T/threshold
+check "a written threshold clears threshold_auto" [ "$(cat $T/threshold_auto)" = 0 ]
+echo auto > $T/threshold
+check "threshold 'auto' returns to the geometry default" \
+	[ "$(cat $T/threshold_auto)" = 1 -a "$(cat $T/threshold)" = "$thr" -a "$(ceiling)" = "$thr" ]
 
 # At threshold == stock nothing can count as kept-where-stock-full, so a
 # reset must leave that counter at 0 even while the system keeps flushing.
