@@ -155,8 +155,9 @@ static ssize_t by_cpu_show(struct kobject *k, struct kobj_attribute *a, char *bu
 		n += sysfs_emit_at(buf, n, "cpus=%*pbl source=%s l1d_4k=%u l1i_4k=%u l2_4k=%u",
 				   cpumask_pr_args(same), tlbp_geo_source_name(g->source),
 				   g->l1d[TLBP_4K], g->l1i[TLBP_4K], g->l2[TLBP_4K]);
-		n += sysfs_emit_at(buf, n, " l1d_2m=%u l1i_2m=%u l2_2m=%u l1d_1g=%u l2_1g=%u threshold=%u\n",
-				   g->l1d[TLBP_2M], g->l1i[TLBP_2M], g->l2[TLBP_2M],
+		n += sysfs_emit_at(buf, n, " l1d_2m=%u l1i_2m=%u l2_2m=%u", g->l1d[TLBP_2M],
+				   g->l1i[TLBP_2M], g->l2[TLBP_2M]);
+		n += sysfs_emit_at(buf, n, " l1d_1g=%u l2_1g=%u threshold=%u\n",
 				   g->l1d[TLBP_1G], g->l2[TLBP_1G],
 				   per_cpu(tlbp_cpu_default, cpu));
 	}
