@@ -23,6 +23,9 @@ mkdir -p "$work"
 echo "# kernel $kver, $name, $smp vCPUs, QEMU TCG -cpu max"
 
 ko=$(build_module "$kver") || { echo "1..1"; echo "not ok 1 - build tlbpath for $kver with W=1"; exit 1; }
+TLBPATH_EXTRA_KO=$(build_test_modules "$kver") ||
+	{ echo "1..1"; echo "not ok 1 - build the test modules for $kver with W=1"; exit 1; }
+export TLBPATH_EXTRA_KO
 make_initramfs "$work/initrd.gz" "$ko" "$script" ||
 	{ echo "1..1"; echo "not ok 1 - pack the initramfs"; exit 1; }
 start=$(date +%s)

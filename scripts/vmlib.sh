@@ -19,21 +19,37 @@ find_kernel() {
 	echo "$best"
 }
 
-# Build tlbpath.ko for kernel $1 in a copy of the tree; prints its path.
-build_module() {
-	local kver=$1 dir="$BUILD/$1/module"
+# build_kmod KVER NAME PATH...: build the module whose Kbuild and sources
+# are PATH... (copied, so each kernel gets its own build) with W=1; any
+# warning fails.  Prints the .ko's path.
+build_kmod() {
+	local kver=$1 name=$2 dir="$BUILD/$1/$2"
+	shift 2
+	rm -rf "$dir"
 	mkdir -p "$dir"
-	cp -r "$TOP/src" "$TOP/include" "$TOP/Kbuild" "$dir/"
-	local extra=${TLBPATH_EXTRA_KBUILD:-}
-	[ -z "$extra" ] || cp -r "$extra"/. "$dir/"
+	cp -r "$@" "$dir/"
 	make -s -C "/lib/modules/$kver/build" M="$dir" W=1 \
 		TLBPATH_VERSION="$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$TOP/dkms.conf")" \
 		modules >"$dir/build.log" 2>&1 || { cat "$dir/build.log" >&2; return 1; }
 	if grep -E 'warning:|error:' "$dir/build.log" >&2; then
-		echo "build_module: warnings building for $kver" >&2
+		echo "build_kmod: warnings building $name for $kver" >&2
 		return 1
 	fi
-	echo "$dir/tlbpath.ko"
+	ls "$dir"/*.ko
+}
+
+# tlbpath.ko for kernel $1.
+build_module() {
+	build_kmod "$1" module "$TOP/src" "$TOP/include" "$TOP/Kbuild"
+}
+
+# The test-only modules (tests/vm/*/Kbuild), never part of tlbpath.
+build_test_modules() {
+	local kver=$1 d
+	for d in "$TOP"/tests/vm/*/Kbuild; do
+		d=$(dirname "$d")
+		build_kmod "$kver" "test-$(basename "$d")" "$d"/. || return 1
+	done
 }
 
 # Static guest programs (bench workloads and test helpers).
@@ -64,6 +80,8 @@ make_initramfs() {
 	cp "$bins"/* "$root/bin/"
 	cp "$ko" "$root/"
 	[ -z "${TLBPATH_EXTRA_KO:-}" ] || cp $TLBPATH_EXTRA_KO "$root/"
+	# A tree laid over the root as is (the benchmarks' stress-ng and its libraries).
+	[ -z "${TLBPATH_EXTRA_ROOT:-}" ] || cp -a "$TLBPATH_EXTRA_ROOT"/. "$root/"
 	cp "$TOP/tests/vm/guest-lib.sh" "$root/guest-lib.sh"
 	cp "$script" "$root/run-tests"
 	[ $# -eq 0 ] || cp "$@" "$root/"
@@ -89,13 +107,14 @@ INIT
 
 # boot KVER INITRAMFS CONSOLE_LOG OUTPUT_LOG [SMP]
 # Console (kernel log) and the guest's output go to separate serial ports,
-# so kernel messages can never split a result line.
+# so kernel messages can never split a result line.  VM_CPU (default max)
+# picks QEMU's CPU model, VM_MEM (default 1G) the guest's memory.
 boot() {
 	local kver=$1 initrd=$2 console=$3 output=$4 smp=${5:-2}
 	: >"$console"
 	: >"$output"
 	timeout "${VM_TIMEOUT:-600}" qemu-system-x86_64 \
-		-accel tcg,thread=multi -smp "$smp" -m 1G -cpu max \
+		-accel tcg,thread=multi -smp "$smp" -m "${VM_MEM:-1G}" -cpu "${VM_CPU:-max}" \
 		-kernel "/boot/vmlinuz-$kver" -initrd "$initrd" \
 		-append "console=ttyS0 panic=-1 oops=panic" \
 		-display none -monitor none -no-reboot \

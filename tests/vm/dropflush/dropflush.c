@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dropflush: a deliberately broken flush path, for testing the tests.
+ *
+ * Never built into tlbpath.  It hooks flush_tlb_mm_range() the way
+ * tlbpath does, but for processes named "staletlb" it *narrows* ranged
+ * flushes to their first half (a one-page flush to nothing), which is
+ * exactly the bug tlbpath must never have.  The stale-TLB detector has to
+ * catch it; if it does not, the detector proves nothing.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/ftrace.h>
+#include <linux/module.h>
+#include <linux/sched.h>
+#include <linux/string.h>
+#include <asm/tlbflush.h>
+
+static atomic_long_t dropped;
+
+static void notrace drop_cb(unsigned long ip, unsigned long parent_ip,
+			    struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	struct pt_regs *regs = ftrace_get_regs(fregs);
+	unsigned long start, end, entries;
+	unsigned int stride;
+
+	if (!regs || strcmp(current->comm, "staletlb"))
+		return;
+	start = regs->si;
+	end = regs->dx;
+	stride = regs->cx;
+	if (end == TLB_FLUSH_ALL || end <= start)
+		return;
+	entries = (end - start) >> stride;
+	regs->dx = start + ((entries / 2) << stride);
+	atomic_long_inc(&dropped);
+}
+
+static struct ftrace_ops drop_ops = {
+	.func = drop_cb,
+	.flags = FTRACE_OPS_FL_SAVE_REGS,
+};
+
+static int __init dropflush_init(void)
+{
+	int ret;
+
+	ret = ftrace_set_filter(&drop_ops, "flush_tlb_mm_range",
+				strlen("flush_tlb_mm_range"), 1);
+	if (!ret)
+		ret = register_ftrace_function(&drop_ops);
+	if (ret) {
+		ftrace_free_filter(&drop_ops);
+		pr_err("cannot hook flush_tlb_mm_range (%d)\n", ret);
+		return ret;
+	}
+	pr_info("narrowing flushes of processes named staletlb\n");
+	return 0;
+}
+
+static void __exit dropflush_exit(void)
+{
+	unregister_ftrace_function(&drop_ops);
+	ftrace_free_filter(&drop_ops);
+	pr_info("narrowed %ld flushes\n", atomic_long_read(&dropped));
+}
+
+module_init(dropflush_init);
+module_exit(dropflush_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("Test only: narrows TLB flushes so the stale-TLB detector can be seen to fail");

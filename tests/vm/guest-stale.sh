@@ -1,0 +1,58 @@
+# SPDX-License-Identifier: GPL-2.0
+# In-guest: the stale-TLB detector, with and without tlbpath, at the
+# thresholds that matter, with the policy on and off; and proof that it
+# catches a module that narrows flushes.
+. /guest-lib.sh
+
+ncpu=$(nproc)
+sizes=1,2,8,32,33,34,64,512,513,1024
+rounds=${STALE_ROUNDS:-4}
+diag "kernel $(uname -r), $ncpu CPUs, sizes $sizes, $rounds rounds per size and mode"
+
+# One detector per pair of CPUs, reader and revoker on different CPUs,
+# all pairs at once.
+detect() {	# detect LABEL
+	local pids="" a=0 rc=0 out
+	while [ $((a + 1)) -lt "$ncpu" ]; do
+		staletlb -m all -n $sizes -r $rounds -a $a -b $((a + 1)) > /tmp/st.$a 2>&1 &
+		pids="$pids $!"
+		a=$((a + 2))
+	done
+	for p in $pids; do wait $p || rc=1; done
+	out=$(cat /tmp/st.* | grep total | tr '\n' ' ')
+	diag "$1: $out"
+	[ $rc = 0 ] || grep -h 'stale=[1-9]\|staletlb:' /tmp/st.* | head -n 5 | sed 's/^/# /'
+	rm -f /tmp/st.*
+	return $rc
+}
+
+check "stock kernel: no stale TLB entry" detect "stock"
+
+insmod /tlbpath.ko
+cap=$(cat $T/cap)
+stock=$(cat $T/stock_ceiling)
+for t in 0 1 auto $stock $cap; do
+	echo $t > $T/threshold
+	check "tlbpath threshold=$t: no stale TLB entry" detect "threshold=$t"
+done
+echo 0 > $T/enabled
+echo 0 > $T/threshold
+check "tlbpath enabled=0 (threshold 0): no stale TLB entry" detect "enabled=0"
+echo 1 > $T/enabled
+echo auto > $T/threshold
+diag "tlbpath counters: perpage=$(cnt user_perpage) widened=$(cnt user_widened) remote=$(cnt user_remote) pages=$(cnt user_pages)"
+check "the detector's flushes went through tlbpath (remote, kept and widened)" \
+	test "$(cnt user_remote)" -gt 0 -a "$(cnt user_perpage)" -gt 0 -a "$(cnt user_widened)" -gt 0
+rmmod tlbpath
+
+# The detector must be able to fail: dropflush narrows every ranged flush.
+insmod /dropflush.ko
+staletlb -m all -n 2,8 -r 4 > /tmp/drop.out 2>&1
+rc=$?
+rmmod dropflush
+grep '^staletlb' /tmp/drop.out | sed 's/^/# dropflush: /'
+check "the detector fails (exit 1) when flushes are narrowed" test $rc = 1
+for m in mprotect munmap mapfixed mremap; do
+	check "the detector catches narrowed flushes in $m mode" \
+		sh -c "! grep 'mode=$m ' /tmp/drop.out | grep -q 'stale=0\$'"
+done
