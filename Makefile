@@ -43,15 +43,15 @@ clean:
 tests/unit/test_%: tests/unit/test_%.c src/geometry.c src/policy.c include/tlbpath/*.h tests/unit/tap.h
 	$(CC) $(UNIT_CFLAGS) -o $@ $< src/geometry.c src/policy.c
 
-unit: $(UNIT_TESTS)
-	prove -v $(UNIT_TESTS)
+unit: $(UNIT_TESTS) $(TOOLS)
+	prove -v $(UNIT_TESTS) tests/unit/*.t
 
 deps:
 	scripts/install-deps.sh
 
 # Unit tests, DKMS builds, then the in-VM tests on 6.1 and 6.12.
-check: deps $(UNIT_TESTS)
-	prove -v $(UNIT_TESTS) tests/host/*.t tests/vm/*.t
+check: deps $(UNIT_TESTS) $(TOOLS)
+	prove -v $(UNIT_TESTS) tests/unit/*.t tests/host/*.t tests/vm/*.t
 
 demo: deps
 	scripts/demo.sh

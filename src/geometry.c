@@ -38,6 +38,7 @@ void tlbp_cpuid_fill(struct tlbp_cpuid *c, tlbp_cpuid_fn read, void *ctx)
 	c->vendor = tlbp_vendor_from_leaf0(r.ebx, r.ecx, r.edx);
 	if (c->max_basic >= 1) {
 		read(ctx, 1, 0, &r);
+		c->leaf1_eax = r.eax;
 		c->leaf1_ecx = r.ecx;
 	}
 	if (c->max_basic >= 2)
@@ -101,9 +102,12 @@ const char *tlbp_geo_source_name(enum tlbp_geo_source src)
  * The TLB descriptors of CPUID leaf 2 (Intel SDM vol. 2A, table 3-12).
  * 4M-page structures are counted as large-page (2M) entries: in long mode
  * they hold the 2M translations.  Levels: 0 for the small load-only
- * "DTLB0"/"uTLB" that sits in front of the main DTLB, 1 for first-level
+ * "DTLB0"/"uTLB" that sits in front of the main DTLB (Core 2, Atom,
+ * Silvermont; Goldmont Plus's leaf 0x18 shows the same 32-entry uTLB that
+ * 0xa0 describes at level 1 under a 512-entry level 2), 1 for first-level
  * TLBs, 2 for the shared second-level TLB.  For 0xb1 the SDM gives
- * "2M pages, 8 entries or 4M pages, 4 entries": the 2M figure is used.
+ * "2M pages, 8 entries or 4M pages, 4 entries": the 2M figure is used;
+ * 0xc2 holds 4K and 2M pages as the SDM says (Linux reads it as 2M only).
  */
 static const struct tlbp_desc leaf2_table[] = {
 	D(0x01, INSN, 1, S4K, 32),
@@ -120,7 +124,7 @@ static const struct tlbp_desc leaf2_table[] = {
 	D(0x56, DATA, 0, S2M, 16),
 	D(0x57, DATA, 0, S4K, 16),
 	D(0x59, DATA, 0, S4K, 16),
-	D(0x5a, DATA, 0, S2M, 32),
+	D(0x5a, DATA, 1, S2M, 32),
 	D(0x5b, DATA, 1, S4K | S2M, 64),
 	D(0x5c, DATA, 1, S4K | S2M, 128),
 	D(0x5d, DATA, 1, S4K | S2M, 256),
@@ -132,7 +136,7 @@ static const struct tlbp_desc leaf2_table[] = {
 	D(0x6c, DATA, 1, S2M, 128),
 	D(0x6d, DATA, 1, S1G, 16),
 	D(0x76, INSN, 1, S2M, 8),
-	D(0xa0, DATA, 1, S4K, 32),
+	D(0xa0, DATA, 0, S4K, 32),	/* Silvermont/Goldmont uTLB */
 	D(0xb0, INSN, 1, S4K, 128),
 	D(0xb1, INSN, 1, S2M, 8),
 	D(0xb2, INSN, 1, S4K, 64),
@@ -274,8 +278,25 @@ static u32 amd_l2(u32 reg, unsigned int shift)
 	return (reg >> shift) & 0xfff;
 }
 
+static u32 family(u32 leaf1_eax)
+{
+	u32 f = (leaf1_eax >> 8) & 0xf;
+
+	return f == 0xf ? f + ((leaf1_eax >> 20) & 0xff) : f;
+}
+
 static void collect_amd(const struct tlbp_cpuid *c, struct tlb_list *l)
 {
+	/*
+	 * Family 1Ah (Zen 5) reports its L2 TLBs in 0x80000006 in units of
+	 * 32 entries: the raw 128 (data) and 64 (instructions) are AMD's
+	 * published 4096 and 2048, and no 12-bit field could hold 4096.
+	 * Linux fixed its own report the same way ("x86/CPU/AMD: Fix Zen5
+	 * TLB sizes reporting").  Whether the 1G field of 0x80000019 is
+	 * scaled too is not known here, so it is read as it is.
+	 */
+	u32 l2_unit = family(c->leaf1_eax) >= 0x1a ? 32 : 1;
+
 	if (c->max_ext >= 0x80000005) {
 		add_struct(l, 1, true, false, TLBP_SZ_4K, amd_l1(c->ext5.ebx, 16));
 		add_struct(l, 1, false, true, TLBP_SZ_4K, amd_l1(c->ext5.ebx, 0));
@@ -283,10 +304,10 @@ static void collect_amd(const struct tlbp_cpuid *c, struct tlb_list *l)
 		add_struct(l, 1, false, true, TLBP_SZ_2M, amd_l1(c->ext5.eax, 0));
 	}
 	if (c->max_ext >= 0x80000006) {
-		add_struct(l, 2, true, false, TLBP_SZ_4K, amd_l2(c->ext6.ebx, 16));
-		add_struct(l, 2, false, true, TLBP_SZ_4K, amd_l2(c->ext6.ebx, 0));
-		add_struct(l, 2, true, false, TLBP_SZ_2M, amd_l2(c->ext6.eax, 16));
-		add_struct(l, 2, false, true, TLBP_SZ_2M, amd_l2(c->ext6.eax, 0));
+		add_struct(l, 2, true, false, TLBP_SZ_4K, l2_unit * amd_l2(c->ext6.ebx, 16));
+		add_struct(l, 2, false, true, TLBP_SZ_4K, l2_unit * amd_l2(c->ext6.ebx, 0));
+		add_struct(l, 2, true, false, TLBP_SZ_2M, l2_unit * amd_l2(c->ext6.eax, 16));
+		add_struct(l, 2, false, true, TLBP_SZ_2M, l2_unit * amd_l2(c->ext6.eax, 0));
 	}
 	if (c->max_ext >= 0x80000019) {
 		add_struct(l, 1, true, false, TLBP_SZ_1G, amd_l2(c->ext19.eax, 16));
@@ -310,7 +331,7 @@ static void collect_amd(const struct tlbp_cpuid *c, struct tlb_list *l)
  */
 static void fold(const struct tlb_list *l, struct tlbp_geometry *g)
 {
-	u8 low = NO_LEVEL, top = 0;
+	u8 low = NO_LEVEL, top = 0, ilow = NO_LEVEL;
 	unsigned int i, s;
 
 	for (i = 0; i < l->n; i++) {
@@ -322,6 +343,19 @@ static void fold(const struct tlb_list *l, struct tlbp_geometry *g)
 			low = t->level;
 		if (t->level > top)
 			top = t->level;
+	}
+	/*
+	 * The first instruction level, over all page sizes: a CPU with no
+	 * first-level ITLB for some size (Bobcat has none for 4K) must show
+	 * 0 there, not its second-level ITLB.  A unified last level is not
+	 * an instruction TLB of the first level.
+	 */
+	for (i = 0; i < l->n; i++) {
+		const struct tlb_struct *t = &l->s[i];
+
+		if (t->insn && !(t->data && top > low && t->level == top) &&
+		    t->level < ilow)
+			ilow = t->level;
 	}
 
 	for (s = 0; s < TLBP_NR_SIZES; s++) {
@@ -335,7 +369,7 @@ static void fold(const struct tlb_list *l, struct tlbp_geometry *g)
 				continue;
 			if (t->data && t->level < l1d)
 				l1d = t->level;
-			if (t->insn && t->level < l1i)
+			if (t->insn && t->level == ilow)
 				l1i = t->level;
 		}
 
@@ -354,6 +388,22 @@ static void fold(const struct tlb_list *l, struct tlbp_geometry *g)
 				g->l1i[s] += t->entries;
 		}
 	}
+}
+
+/*
+ * Every real TLB in 349 dumps from the 1990s to 2026 has a multiple of 8
+ * entries at its first and last data level, and the last is the larger.
+ * A hypervisor may report anything (QEMU's TCG reports a 255-entry L1
+ * whatever the host has); numbers that break these rules describe no
+ * hardware and are dropped.
+ */
+static bool plausible(const struct tlbp_geometry *g)
+{
+	u32 l1 = g->l1d[TLBP_4K], l2 = g->l2[TLBP_4K];
+
+	if ((l1 & 7) || (l2 & 7))
+		return false;
+	return !l2 || l1 <= l2;
 }
 
 void tlbp_parse_geometry(const struct tlbp_cpuid *c, struct tlbp_geometry *g)
@@ -391,4 +441,13 @@ void tlbp_parse_geometry(const struct tlbp_cpuid *c, struct tlbp_geometry *g)
 		}
 	}
 	fold(&l, g);
+
+	if (g->hypervisor && !plausible(g)) {
+		for (s = 0; s < TLBP_NR_SIZES; s++) {
+			g->l1d[s] = 0;
+			g->l1i[s] = 0;
+			g->l2[s] = 0;
+		}
+		g->source = TLBP_SRC_NONE;
+	}
 }

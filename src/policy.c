@@ -61,14 +61,15 @@ u32 tlbp_policy_ceiling(const struct tlbp_policy *p)
  * with the size of the structure a full flush empties first.  It is a
  * starting point, not a measurement; bench/ is where it gets judged.
  * It falls back to the stock 33 when the CPU reports no first-level data
- * TLB, and under a hypervisor, whose CPUID numbers describe no real TLB
- * (QEMU reports 255 entries whatever the host has).
+ * TLB, which includes a hypervisor's numbers that describe no hardware
+ * (the parser drops those; QEMU reports a 255-entry L1 whatever the host
+ * has).  A hypervisor that passes the host's leaves through gets them used.
  */
 u32 tlbp_default_threshold(const struct tlbp_geometry *g, u32 cap)
 {
 	u32 t = TLBP_STOCK_CEILING;
 
-	if (g->l1d[TLBP_4K] && !g->hypervisor)
+	if (g->l1d[TLBP_4K])
 		t = (g->l1d[TLBP_4K] >> 1) + 1;
 	if (t > cap)
 		t = cap;

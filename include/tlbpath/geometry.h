@@ -34,6 +34,7 @@ struct tlbp_cpuid {
 	u32 max_basic;			/* leaf 0 EAX */
 	u32 max_ext;			/* leaf 0x80000000 EAX */
 	enum tlbp_vendor vendor;	/* from leaf 0 EBX:EDX:ECX */
+	u32 leaf1_eax;			/* family, model, stepping */
 	u32 leaf1_ecx;			/* bit 31: running under a hypervisor */
 	struct tlbp_regs leaf2;
 	u32 leaf18_count;		/* subleaves stored in leaf18[] */

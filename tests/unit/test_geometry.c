@@ -69,7 +69,7 @@ int main(void)
 	struct tlbp_cpuid c;
 	struct tlbp_geometry g;
 
-	tap_plan(4 + 1 + 14 * EXPECT_N + 3 + 2);
+	tap_plan(4 + 1 + 14 * EXPECT_N + 3 + 3 + 2);
 
 	tap_eq(tlbp_vendor_from_leaf0(0x756e6547, 0x6c65746e, 0x49656e69),
 	       TLBP_VENDOR_INTEL, "GenuineIntel is Intel");
@@ -200,6 +200,21 @@ int main(void)
 	c.leaf1_ecx = 0x80000000u;
 	tlbp_parse_geometry(&c, &g);
 	tap_ok(g.hypervisor, "CPUID.1:ECX[31] marks a hypervisor");
+
+	/* QEMU TCG -cpu max: 255-entry L1 TLBs, 512-entry L2. */
+	c = amd(0x80000008);
+	c.ext5 = (struct tlbp_regs){ 0x01ff01ff, 0x01ff01ff, 0, 0 };
+	c.ext6 = (struct tlbp_regs){ 0x00002200, 0x42004200, 0, 0 };
+	tlbp_parse_geometry(&c, &g);
+	tap_eq(g.l1d[TLBP_4K], 255, "QEMU's leaves on bare metal are taken as they are");
+	c.leaf1_ecx = 0x80000000u;
+	tlbp_parse_geometry(&c, &g);
+	tap_ok(g.source == TLBP_SRC_NONE && !g.l1d[TLBP_4K] && !g.l2[TLBP_4K],
+	       "QEMU's 255-entry L1 under a hypervisor: source none, zeros");
+	c.ext5 = (struct tlbp_regs){ 0xff40ff40, 0xff40ff40, 0, 0 };
+	tlbp_parse_geometry(&c, &g);
+	tap_ok(g.source == TLBP_SRC_AMD && g.l1d[TLBP_4K] == 64,
+	       "plausible leaves under a hypervisor are kept");
 
 	c = intel(0x20);
 	c.leaf18[0] = l18(1, 1, 0x1, 4, 16, 0);
