@@ -54,11 +54,11 @@ else
 fi
 n=$((n + 1))
 if bad=$(guest_log_bad "$work/console.log"); then
-	echo "not ok $n - guest kernel log has no BUG/WARNING/Oops/Call Trace"
+	echo "not ok $n - guest kernel log has no BUG/WARNING/Oops/Call Trace/lockup/stall"
 	echo "$bad" | head -n 20 | sed 's/^/# console: /'
 	fail=$((fail + 1))
 else
-	echo "ok $n - guest kernel log has no BUG/WARNING/Oops/Call Trace"
+	echo "ok $n - guest kernel log has no BUG/WARNING/Oops/Call Trace/lockup/stall"
 fi
 echo "1..$n"
 [ $fail = 0 ]

@@ -123,5 +123,5 @@ boot() {
 
 # Lines that mean the guest kernel is unhappy.
 guest_log_bad() {
-	grep -nE 'BUG:|WARNING:|Oops|Call Trace|Kernel panic' "$1"
+	grep -nE 'BUG:|WARNING:|Oops|Call Trace|Kernel panic|soft lockup|self-detected stall|rcu_sched detected stall' "$1"
 }

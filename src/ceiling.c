@@ -12,67 +12,63 @@
  *
  * What we can do without calling anything non-exported is read code.  The
  * function we hook compares against the ceiling, so its body holds a
- * RIP-relative reference to it.  We find flush_tlb_mm_range() through a
- * kprobe registration (which resolves a symbol name and is exported), read
- * its bytes, and try every RIP-relative displacement in it.  A candidate
- * is accepted only if kallsyms names it exactly
- * "tlb_single_page_flush_ceiling+0x0/0x8": the decoding can be naive
- * because the verification is not.  Only data is ever written, with
- * WRITE_ONCE, and only after that check.
+ * RIP-relative reference to it.  Our own ftrace callback has seen the
+ * address of flush_tlb_mm_range() (the load-time self-test made the
+ * kernel call it); kallsyms gives its start and size; we read its bytes
+ * and try every RIP-relative displacement in it.  A candidate is accepted
+ * only if kallsyms names it exactly "tlb_single_page_flush_ceiling+0x0/0x8":
+ * the decoding can be naive because the verification is not.  Only data is
+ * ever written, with WRITE_ONCE, and only after that check.
  */
 #include <linux/kallsyms.h>
-#include <linux/kprobes.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include "tlbpath.h"
 
-#define CEILING_SYM	"tlb_single_page_flush_ceiling"
 #define MAX_SCAN	4096
 
 static unsigned long *ceiling;
 static unsigned long ceiling_orig;
 
-/* Start and size of a kernel function, from its name. */
-static int function_extent(const char *name, unsigned long *start,
-			   unsigned long *size)
+/* Start and size of the function @name that contains @ip. */
+static int function_extent(unsigned long ip, const char *name,
+			   unsigned long *start, unsigned long *size)
 {
-	struct kprobe kp = { .symbol_name = name };
 	char buf[KSYM_SYMBOL_LEN];
 	unsigned long off;
 	char *plus;
-	int ret;
 
-	ret = register_kprobe(&kp);
-	if (ret)
-		return ret;
-	unregister_kprobe(&kp);
-
-	sprint_symbol(buf, (unsigned long)kp.addr);
+	if (!ip)
+		return -ENOENT;
+	sprint_symbol(buf, ip);
 	plus = strchr(buf, '+');
-	if (!plus || strncmp(buf, name, plus - buf) || plus - buf != strlen(name) ||
+	if (!plus || plus - buf != strlen(name) || strncmp(buf, name, plus - buf) ||
 	    sscanf(plus, "+%lx/%lx", &off, size) != 2)
 		return -ENOENT;
-	*start = (unsigned long)kp.addr - off;
+	*start = ip - off;
 	return 0;
 }
 
-static bool names_ceiling(unsigned long addr)
+/* Is @addr exactly the start of the 8-byte variable @sym? */
+static bool names_symbol(unsigned long addr, const char *sym)
 {
 	char buf[KSYM_SYMBOL_LEN];
+	size_t len = strlen(sym);
 
 	sprint_symbol(buf, addr);
-	return !strcmp(buf, CEILING_SYM "+0x0/0x8");
+	return !strncmp(buf, sym, len) && !strcmp(buf + len, "+0x0/0x8");
 }
 
-static unsigned long *scan_function(const char *name)
+static unsigned long *scan_function(unsigned long ip, const char *name,
+				    const char *sym)
 {
 	static const unsigned int imm_len[] = { 0, 1, 4 };
 	unsigned long start, size, i;
 	unsigned long *found = NULL;
 	u8 *code;
 
-	if (function_extent(name, &start, &size))
+	if (function_extent(ip, name, &start, &size))
 		return NULL;
 	size = min_t(unsigned long, size, MAX_SCAN);
 	code = kmalloc(size, GFP_KERNEL);
@@ -95,7 +91,7 @@ static unsigned long *scan_function(const char *name)
 			continue;
 		memcpy(&disp, code + i + 1, sizeof(disp));
 		for (k = 0; k < ARRAY_SIZE(imm_len) && !found; k++)
-			if (names_ceiling(next + imm_len[k] + disp))
+			if (names_symbol(next + imm_len[k] + disp, sym))
 				found = (unsigned long *)(next + imm_len[k] + disp);
 	}
 out:
@@ -103,11 +99,13 @@ out:
 	return found;
 }
 
-int tlbp_ceiling_resolve(void)
+/* @sym is tlb_single_page_flush_ceiling but for the refusal tests. */
+int tlbp_ceiling_resolve(const char *sym)
 {
-	ceiling = scan_function("flush_tlb_mm_range");
+	ceiling = scan_function(tlbp_hook_ip(TLBP_HOOK_MM), "flush_tlb_mm_range", sym);
 	if (!ceiling)
-		ceiling = scan_function("flush_tlb_kernel_range");
+		ceiling = scan_function(tlbp_hook_ip(TLBP_HOOK_KERNEL),
+					"flush_tlb_kernel_range", sym);
 	if (!ceiling)
 		return -ENOENT;
 	ceiling_orig = READ_ONCE(*ceiling);

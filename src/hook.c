@@ -14,8 +14,12 @@
  * the largest count the policy can choose (see tlbp_apply_policy()).
  */
 #include <linux/ftrace.h>
+#include <linux/gfp.h>
+#include <linux/mm.h>
+#include <linux/mman.h>
 #include <linux/mm_types.h>
 #include <linux/smp.h>
+#include <linux/vmalloc.h>
 #include <asm/tlbflush.h>
 #include "tlbpath.h"
 
@@ -53,6 +57,29 @@ static_assert(TLBP_USER_PERPAGE + TLBP_CALLER_FULL == TLBP_USER_CALLER_FULL);
 static_assert(TLBP_KERNEL_PERPAGE + TLBP_WIDEN == TLBP_KERNEL_WIDENED);
 static_assert(TLBP_KERNEL_PERPAGE + TLBP_CALLER_FULL == TLBP_KERNEL_CALLER_FULL);
 
+struct tlbp_hook {
+	const char *name;
+	struct ftrace_ops ops;
+	unsigned long seen_ip;	/* where the callback was first called from */
+	bool filtered;
+	bool registered;
+};
+
+/*
+ * Until tlbpath goes live, a callback only notes its call site, which
+ * tells where the hooked function is, and leaves the call alone.
+ */
+static __always_inline bool live(struct ftrace_ops *op, unsigned long ip)
+{
+	struct tlbp_hook *h = container_of(op, struct tlbp_hook, ops);
+
+	if (likely(READ_ONCE(tlbp_live)))
+		return true;
+	if (!READ_ONCE(h->seen_ip))
+		WRITE_ONCE(h->seen_ip, ip);
+	return false;
+}
+
 /*
  * flush_tlb_mm_range(struct mm_struct *mm, unsigned long start,
  *		      unsigned long end, unsigned int stride_shift,
@@ -69,7 +96,7 @@ static void notrace tlbp_mm_range_cb(unsigned long ip, unsigned long parent_ip,
 	struct tlbp_policy p;
 	int bit;
 
-	if (!regs)
+	if (!regs || !live(op, ip))
 		return;
 	/* Also disables preemption, which smp_processor_id() needs. */
 	bit = ftrace_test_recursion_trylock(ip, parent_ip);
@@ -106,7 +133,7 @@ static void notrace tlbp_kernel_range_cb(unsigned long ip,
 	struct tlbp_policy p;
 	int bit;
 
-	if (!regs)
+	if (!regs || !live(op, ip))
 		return;
 	bit = ftrace_test_recursion_trylock(ip, parent_ip);
 	if (bit < 0)
@@ -123,22 +150,15 @@ static void notrace tlbp_kernel_range_cb(unsigned long ip,
 	ftrace_test_recursion_unlock(bit);
 }
 
-struct tlbp_hook {
-	const char *name;
-	struct ftrace_ops ops;
-	bool filtered;
-	bool registered;
-};
-
-static struct tlbp_hook hooks[] = {
-	{
+static struct tlbp_hook hooks[TLBP_NR_HOOKS] = {
+	[TLBP_HOOK_MM] = {
 		.name = "flush_tlb_mm_range",
 		.ops = {
 			.func = tlbp_mm_range_cb,
 			.flags = FTRACE_OPS_FL_SAVE_REGS,
 		},
 	},
-	{
+	[TLBP_HOOK_KERNEL] = {
 		.name = "flush_tlb_kernel_range",
 		.ops = {
 			.func = tlbp_kernel_range_cb,
@@ -188,4 +208,60 @@ int tlbp_hooks_register(void)
 fail:
 	tlbp_hooks_unregister();
 	return ret;
+}
+
+unsigned long tlbp_hook_ip(enum tlbp_hook_id id)
+{
+	return READ_ONCE(hooks[id].seen_ip);
+}
+
+/* vmap() a page, unmap it and purge: flush_tlb_kernel_range(). */
+static int kernel_flush(void)
+{
+	struct page *page = alloc_page(GFP_KERNEL);
+	void *va;
+
+	if (!page)
+		return -ENOMEM;
+	va = vmap(&page, 1, VM_MAP, PAGE_KERNEL);
+	if (va)
+		vunmap(va);
+	vm_unmap_aliases();
+	__free_page(page);
+	return va ? 0 : -ENOMEM;
+}
+
+/* Map a populated page in the loading process and unmap it: flush_tlb_mm_range(). */
+static int user_flush(void)
+{
+	unsigned long addr;
+
+	if (!current->mm)
+		return -EINVAL;
+	addr = vm_mmap(NULL, 0, PAGE_SIZE, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, 0);
+	if (IS_ERR_VALUE(addr))
+		return (int)addr;
+	return vm_munmap(addr, PAGE_SIZE);
+}
+
+/*
+ * Registering succeeds even with kernel.ftrace_enabled=0, and then no
+ * callback ever runs: make the kernel call both hooked functions and check
+ * that each callback saw it.  That also gives their addresses, which
+ * finding the ceiling needs, without kallsyms_lookup_name() or kprobes.
+ */
+int tlbp_hooks_selftest(void)
+{
+	int ret, i;
+
+	ret = kernel_flush();
+	if (!ret)
+		ret = user_flush();
+	if (ret)
+		return ret;
+	for (i = 0; i < TLBP_NR_HOOKS; i++)
+		if (!tlbp_hook_ip(i))
+			return -ENODEV;
+	return 0;
 }

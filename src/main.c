@@ -2,10 +2,12 @@
 /*
  * tlbpath: an alternative TLB flush decision for a running distro kernel.
  *
- * Load order: read the TLB geometry, find the kernel's flush ceiling,
- * derive the default threshold, publish sysfs, hook the flush functions,
- * and only then move the kernel's ceiling.  Unload undoes it in reverse
- * and leaves the ceiling as it was found.
+ * Load order: read the TLB geometry of every CPU, hook the flush functions
+ * (passive), make the kernel call both to prove the hooks run and learn
+ * where the functions are, find the kernel's flush ceiling in the code of
+ * the first, publish sysfs, and only then let the hooks decide and move
+ * the ceiling.  Unload undoes it in reverse and leaves the ceiling as it
+ * was found.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -27,6 +29,11 @@ static unsigned int cap = TLBP_CAP_DEFAULT;
 module_param(cap, uint, 0444);
 MODULE_PARM_DESC(cap, "Hard limit for threshold, in pages (1-" __stringify(TLBP_CAP_LIMIT) ")");
 
+/* Only the refusal tests change this: a name that cannot be found. */
+static char *ceiling_symbol = "tlb_single_page_flush_ceiling";
+module_param(ceiling_symbol, charp, 0444);
+MODULE_PARM_DESC(ceiling_symbol, "For tests only: the ceiling variable to look for");
+
 DEFINE_PER_CPU(struct tlbp_counters, tlbp_stats);
 struct tlbp_policy tlbp_policy;
 bool tlbp_auto;
@@ -35,7 +42,7 @@ bool tlbp_auto;
 static DEFINE_MUTEX(tlbp_lock);
 
 /* Set once the hooks are live: only then does tlbpath move the ceiling. */
-static bool tlbp_live;
+bool tlbp_live;
 static unsigned long tlbp_ceiling_set;
 
 unsigned long tlbp_counter_sum(enum tlbp_counter c)
@@ -133,14 +140,7 @@ static int __init tlbp_init(void)
 		return -EINVAL;
 	}
 
-	ret = tlbp_ceiling_resolve();
-	if (ret) {
-		pr_err("cannot find tlb_single_page_flush_ceiling in flush_tlb_mm_range() or flush_tlb_kernel_range()\n");
-		return ret;
-	}
-
 	tlbp_policy.cap = cap;
-	tlbp_policy.stock = min_t(unsigned long, tlbp_ceiling_original(), U32_MAX);
 	tlbp_policy.threshold = threshold >= 0 ? threshold : 0;
 	tlbp_policy.enabled = enabled;
 	tlbp_auto = threshold < 0;
@@ -151,18 +151,33 @@ static int __init tlbp_init(void)
 		return ret;
 	}
 
+	/* Passive until tlbp_live: the hooks only note where they run. */
+	ret = tlbp_hooks_register();
+	if (ret)
+		goto fail_geometry;
+
+	ret = tlbp_hooks_selftest();
+	if (ret) {
+		pr_err("the ftrace hooks never run (is kernel.ftrace_enabled 0?)\n");
+		goto fail_hooks;
+	}
+
+	ret = tlbp_ceiling_resolve(ceiling_symbol);
+	if (ret) {
+		pr_err("cannot find %s in flush_tlb_mm_range() or flush_tlb_kernel_range()\n",
+		       ceiling_symbol);
+		goto fail_hooks;
+	}
+	tlbp_policy.stock = min_t(unsigned long, tlbp_ceiling_original(), U32_MAX);
+
 	ret = tlbp_sysfs_init();
 	if (ret) {
 		pr_err("cannot create /sys/kernel/tlbpath (%d)\n", ret);
-		goto fail_geometry;
+		goto fail_hooks;
 	}
 
-	ret = tlbp_hooks_register();
-	if (ret)
-		goto fail_sysfs;
-
 	mutex_lock(&tlbp_lock);
-	tlbp_live = true;
+	WRITE_ONCE(tlbp_live, true);
 	tlbp_apply_policy();
 	mutex_unlock(&tlbp_lock);
 
@@ -175,8 +190,8 @@ static int __init tlbp_init(void)
 		enabled ? "" : ", disabled");
 	return 0;
 
-fail_sysfs:
-	tlbp_sysfs_exit();
+fail_hooks:
+	tlbp_hooks_unregister();
 fail_geometry:
 	tlbp_geometry_exit();
 	return ret;
@@ -197,7 +212,7 @@ static void __exit tlbp_exit(void)
 	if (now != tlbp_ceiling_set)
 		pr_warn("tlb_single_page_flush_ceiling was changed behind our back (%lu); restoring %lu\n",
 			now, tlbp_ceiling_original());
-	tlbp_live = false;
+	WRITE_ONCE(tlbp_live, false);
 	tlbp_ceiling_restore();
 	mutex_unlock(&tlbp_lock);
 

@@ -19,12 +19,15 @@
 
 static struct kobject *tlbp_kobj;
 
-/* A decimal number and nothing else but an optional trailing newline. */
-static int parse_u32(const char *buf, u32 max, u32 *out)
+/*
+ * A decimal number and nothing else but an optional trailing newline;
+ * @len catches an embedded NUL, which kstrtouint() would stop at.
+ */
+static int parse_u32(const char *buf, size_t len, u32 max, u32 *out)
 {
 	unsigned int v;
 
-	if (kstrtouint(buf, 10, &v) || v > max)
+	if (strnlen(buf, len) != len || kstrtouint(buf, 10, &v) || v > max)
 		return -EINVAL;
 	*out = v;
 	return 0;
@@ -46,7 +49,7 @@ static ssize_t threshold_store(struct kobject *k, struct kobj_attribute *a,
 		tlbp_set_auto();
 		return len;
 	}
-	ret = parse_u32(buf, tlbp_policy.cap, &v);
+	ret = parse_u32(buf, len, tlbp_policy.cap, &v);
 	if (!ret)
 		ret = tlbp_set_threshold(v);
 	return ret ? ret : len;
@@ -63,7 +66,7 @@ static ssize_t enabled_store(struct kobject *k, struct kobj_attribute *a,
 	u32 v;
 	int ret;
 
-	ret = parse_u32(buf, 1, &v);
+	ret = parse_u32(buf, len, 1, &v);
 	if (!ret)
 		ret = tlbp_set_enabled(v);
 	return ret ? ret : len;
@@ -220,7 +223,7 @@ static ssize_t reset_store(struct kobject *k, struct kobj_attribute *a,
 {
 	u32 v;
 
-	if (parse_u32(buf, 1, &v) || v != 1)
+	if (parse_u32(buf, len, 1, &v) || v != 1)
 		return -EINVAL;
 	tlbp_counters_reset();
 	return len;

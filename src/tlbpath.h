@@ -67,13 +67,23 @@ void tlbp_geometry_changed(void);
 u32 tlbp_threshold_now(void);
 
 /* The kernel's tlb_single_page_flush_ceiling, resolved at load. */
-int tlbp_ceiling_resolve(void);
+int tlbp_ceiling_resolve(const char *sym);
 unsigned long tlbp_ceiling_read(void);
 void tlbp_ceiling_write(unsigned long val);
 void tlbp_ceiling_restore(void);
 unsigned long tlbp_ceiling_original(void);
 
+/*
+ * The hooks are registered passive (they only note where they were
+ * called from) and start deciding once tlbp_live is set.
+ */
+extern bool tlbp_live;
+
+enum tlbp_hook_id { TLBP_HOOK_MM, TLBP_HOOK_KERNEL, TLBP_NR_HOOKS };
+
 int tlbp_hooks_register(void);
+int tlbp_hooks_selftest(void);
+unsigned long tlbp_hook_ip(enum tlbp_hook_id id);
 void tlbp_hooks_unregister(void);
 
 int tlbp_set_threshold(u32 t);

@@ -13,7 +13,23 @@ check "refused loads leave no sysfs and no ceiling change" \
 	sh -c "[ ! -e $T ] && [ \$(cat $DBG) = $orig ]"
 check "refusal is explained by pr_err" sh -c 'dmesg | grep -q "tlbpath: threshold=65 is out of range"'
 
+# Refusals: each leaves nothing behind and says why.
+refused() {	# refused "dmesg text" insmod-args...
+	local msg=$1
+	shift
+	! insmod /tlbpath.ko "$@" 2>/dev/null && [ ! -e $T ] &&
+		[ "$(ceiling)" = "$orig" ] && dmesg | grep -q "tlbpath: $msg"
+}
+check "a ceiling that cannot be found is refused" \
+	refused "cannot find no_such_symbol" ceiling_symbol=no_such_symbol
+echo 0 > /proc/sys/kernel/ftrace_enabled
+check "kernel.ftrace_enabled=0 is refused (the hooks would never run)" \
+	refused "the ftrace hooks never run"
+echo 1 > /proc/sys/kernel/ftrace_enabled
+
 check "insmod tlbpath.ko" insmod /tlbpath.ko
+check "a second insmod is refused and the first stays" \
+	sh -c "! insmod /tlbpath.ko 2>/dev/null && [ -e $T/threshold ]"
 for f in threshold enabled cap default_threshold stock_ceiling kernel_ceiling \
 	 geometry/source geometry/l1d_4k geometry/l2_4k geometry/l1d_2m geometry/l1i_4k \
 	 counters/user_perpage counters/user_widened counters/user_caller_full \
@@ -136,9 +152,24 @@ check "enabled=1 applies the threshold again" [ "$(ceiling)" = 0 ]
 echo "$thr" > $T/threshold
 
 # Bad input changes nothing.
-for v in abc -1 "" 12abc " 5" 99999999999999999999 $((cap + 1)) 0x10 1.5; do
-	check "threshold rejects '$v'" rejects $T/threshold "$v"
+long=$(printf '%5000s' '' | tr ' ' 1)
+for v in abc -1 "" 12abc " 5" "5 " "	5" "  " 99999999999999999999 $((cap + 1)) 0x10 1.5 "$long"; do
+	check "threshold rejects '$(echo "$v" | cut -c1-24)'" rejects $T/threshold "$v"
 done
+before=$(cat $T/threshold)
+check "threshold rejects an embedded NUL" sh -c "! printf '1\\0002' > $T/threshold 2>/dev/null"
+check "... and keeps its value" [ "$(cat $T/threshold)" = "$before" ]
+
+# Junk from several writers at once: every write fails, nothing changes.
+echo 40 > $T/threshold
+junk() { local i=0; while [ $i -lt 200 ]; do
+	printf 'x%d' $i > $T/threshold; printf -- '-%d' $i > $T/threshold
+	printf '%d' 9999999 > $T/threshold; printf 2 > $T/enabled
+	i=$((i + 1)); done 2>/dev/null; }
+junk & junk & junk & junk &
+wait
+check "4 concurrent junk writers changed nothing" \
+	test "$(cat $T/threshold)" = 40 -a "$(cat $T/enabled)" = 1 -a "$(ceiling)" = 40
 for v in 2 -1 yes "" 1x; do
 	check "enabled rejects '$v'" rejects $T/enabled "$v"
 done
@@ -163,8 +194,13 @@ diag "reset: kept_where_stock_full $before -> $kept_after, user_perpage $pp_befo
 check "reset zeroes the counters" \
 	test "$before" -ge 20 -a "$kept_after" = 0 -a "$pp_after" -lt "$pp_before"
 
+# An admin changed the ceiling through debugfs while tlbpath was loaded:
+# unload still restores the original, and says so.
+echo 77 > $DBG
 check "rmmod tlbpath" rmmod tlbpath
 check "unload restores the kernel ceiling" [ "$(ceiling)" = "$orig" ]
+check "unload reports a ceiling changed behind its back" \
+	sh -c 'dmesg | grep -q "tlb_single_page_flush_ceiling was changed behind our back (77)"' 
 check "unload removes /sys/kernel/tlbpath" [ ! -e $T ]
 check "unload removes the hooks" sh -c "! grep -q tlbp_ $TR/enabled_functions"
 check "module parameters: threshold=100 enabled=0 at load" \
