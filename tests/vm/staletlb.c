@@ -72,6 +72,17 @@ static int guarded_read(volatile char *p, long *v)
 	return 0;
 }
 
+/*
+ * Every wait sleeps a little.  A task that spins in user space never
+ * passes through a voluntary context switch, and an RCU-tasks grace
+ * period (which unregistering an ftrace hook waits for) cannot end until
+ * it does: a spinning detector would stall every rmmod of tlbpath.
+ */
+static void relax(void)
+{
+	usleep(20);
+}
+
 static void pin(int cpu)
 {
 	cpu_set_t set;
@@ -95,11 +106,20 @@ static void *reader(void *arg)
 
 		if (ph == QUIT)
 			return NULL;
+		/*
+		 * Sleep only between rounds and between hot passes: from
+		 * REVOKING to the check the reader must stay on its CPU with
+		 * the mm loaded, or the kernel would see it idle (lazy) and
+		 * flush it fully when it wakes, which proves nothing.
+		 */
+		if (ph == IDLE)
+			relax();
 		if (ph == HOT) {
 			/* Keep every translation hot. */
 			for (i = 0; i < s.pages; i++)
 				guarded_read(s.region + i * PAGE, &v);
 			atomic_fetch_add(&s.hot_passes, 1);
+			relax();
 		} else if (ph == REVOKING && atomic_load(&s.hot_passes) != -1) {
 			atomic_store(&s.hot_passes, -1);
 		} else if (ph == PUBLISHED) {
@@ -178,7 +198,7 @@ static void one_round(enum mode m, size_t pages, long round)
 	atomic_store(&s.hot_passes, 0);
 	atomic_store(&s.phase, HOT);
 	while (atomic_load(&s.hot_passes) < 2)
-		;
+		relax();
 	/*
 	 * Stop the reader touching the region before revoking: its reads
 	 * would fault on pages already revoked, and a fault (a kernel entry)
@@ -186,7 +206,7 @@ static void one_round(enum mode m, size_t pages, long round)
 	 */
 	atomic_store(&s.phase, REVOKING);
 	while (atomic_load(&s.hot_passes) != -1)
-		;
+		relax();
 
 	switch (m) {
 	case M_MPROTECT:
@@ -211,7 +231,7 @@ static void one_round(enum mode m, size_t pages, long round)
 
 	atomic_store(&s.phase, PUBLISHED);
 	while (atomic_load(&s.phase) != CHECKED)
-		;
+		relax();
 	atomic_store(&s.phase, IDLE);
 	munmap(r, 2 * len);
 	if (fd >= 0)

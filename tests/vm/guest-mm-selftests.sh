@@ -1,0 +1,38 @@
+# SPDX-License-Identifier: GPL-2.0
+# needs: mm-selftests
+#
+# The kernel's own mm selftests (from Debian's linux-source-6.1), first on
+# the stock kernel, then under tlbpath at several thresholds: each must
+# end exactly as it did without the module (pass, skip or fail alike).
+. /guest-lib.sh
+
+run_all() {	# run_all LABEL: "name=rc" per test, with kselftest's totals
+	local t rc
+	for t in mremap_test madv_populate map_fixed_noreplace map_populate \
+		 mremap_dontunmap mlock2-tests soft-dirty "userfaultfd anon 8 16" \
+		 "userfaultfd shmem 8 16"; do
+		/selftests/$t > /tmp/mm.out 2>&1
+		rc=$?
+		echo "$t=$rc $(grep -o 'pass:[0-9]* fail:[0-9]*' /tmp/mm.out | tail -n 1)" |
+			sed 's/ *$//' | tr ' ' _
+		[ "$1" = stock ] && [ $rc != 0 ] && tail -n 2 /tmp/mm.out | sed "s|^|# $t: |" >&2
+	done
+	# transhuge-stress runs until stopped (143: by timeout's SIGTERM).
+	timeout 5 /selftests/transhuge-stress 16 > /dev/null 2>&1
+	echo "transhuge-stress=$?"
+}
+
+stock=$(run_all stock)
+diag "stock: $(echo $stock)"
+passed=$(echo "$stock" | grep -c '=0\(_\|$\)')
+check "the stock kernel passes most of the mm selftests ($passed)" test "$passed" -ge 6
+
+insmod /tlbpath.ko
+for t in 0 33 $(cat $T/cap); do
+	echo $t > $T/threshold
+	got=$(run_all tlbpath 2>/dev/null)
+	[ "$got" = "$stock" ] || diag "threshold=$t: $(echo $got)"
+	check "tlbpath threshold=$t: mm selftests end as on the stock kernel" [ "$got" = "$stock" ]
+done
+diag "tlbpath counters: perpage=$(cnt user_perpage) widened=$(cnt user_widened) remote=$(cnt user_remote)"
+rmmod tlbpath
