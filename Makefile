@@ -6,6 +6,10 @@
 # make demo            boot a Debian kernel in QEMU and show tlbpath at work
 # make unit            user-space unit tests only (TAP, under prove)
 # make tools           scripts/tlbpath-geometry (CPUID dumps or this machine)
+# make check-long      the long tier: 50 load/unload cycles under stress-ng
+# make bench           the benchmark suite in QEMU (TCG), into bench/results/
+# make bench-quick     a tiny self-checking run of it (make check runs it)
+# make bench-host      the same workloads on this machine's kernel and CPU (root)
 
 KERNELRELEASE ?= $(shell uname -r)
 KDIR ?= /lib/modules/$(KERNELRELEASE)/build
@@ -18,7 +22,8 @@ UNIT_TESTS := tests/unit/test_geometry tests/unit/test_policy
 TOOLS := scripts/tlbpath-geometry
 PREFIX ?= /usr/local
 
-.PHONY: all module install clean unit check demo deps tools
+.PHONY: all module install clean unit check check-long demo deps tools \
+	bench bench-quick bench-host
 
 all: module
 
@@ -52,6 +57,19 @@ deps:
 # Unit tests, DKMS builds, then the in-VM tests on 6.1 and 6.12.
 check: deps $(UNIT_TESTS) $(TOOLS)
 	prove -v $(UNIT_TESTS) tests/unit/*.t tests/host/*.t tests/vm/*.t
+	QUICK=1 scripts/bench.sh
+
+check-long: deps
+	prove -v tests/long/*.t
+
+bench: deps
+	scripts/bench.sh
+
+bench-quick: deps
+	QUICK=1 scripts/bench.sh
+
+bench-host:
+	bench/bench-host.sh
 
 demo: deps
 	scripts/demo.sh

@@ -19,13 +19,28 @@
  *   -h      use 2M huge pages (MAP_HUGETLB)
  *   -s MiB  size of the touched buffer                    (default 64)
  *   -f N    fixed range: every mprotect covers N pages (no 1..N sweep)
+ *   -c N    self-check two calls (one read-only, one read-write) out of
+ *           every N; 0 turns the check off                (default 32)
  *
- * Prints one line of key=value figures; times are CLOCK_MONOTONIC
+ * The self-check is what makes a fast result worth anything: a flush
+ * that skipped an invalidation would leave a writable translation behind
+ * a read-only PTE.  So the check first writes every page of the range
+ * while it is writable (loading writable TLB entries), and after the next
+ * call has made the range read-only a store to it must fault with
+ * SEGV_ACCERR at that address; after a read-write call stores must land;
+ * and every page of the region must still hold what was last written.
+ * The check runs outside the timed sections.  A wrong result prints
+ * "mprotect: FAIL ..." on stderr and exits 1.
+ *
+ * Prints one line of key=value figures (ns_per_call: an mprotect and the
+ * accesses after it, without -t); times are CLOCK_MONOTONIC
  * nanoseconds of whatever runs it (emulated time under QEMU TCG).
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +62,15 @@ static unsigned int rnd[NRAND];
 static int write_mode;
 static int touch_pages = 512;
 static atomic_int run_state;	/* 0: wait, 1: run, 2: stop */
+
+static char *region;
+static unsigned char *shadow;	/* what each region page should hold */
+static int region_pages;
+
+static sigjmp_buf probe_env;
+static volatile sig_atomic_t probing;
+static void *volatile fault_addr;
+static volatile int fault_code;
 
 static unsigned long long now_ns(void)
 {
@@ -83,6 +107,95 @@ static void *toucher(void *arg)
 	return NULL;
 }
 
+/* A fault outside a probe is a bug in this program: die of it as usual. */
+static void segv(int sig, siginfo_t *si, void *uc)
+{
+	(void)uc;
+	if (!probing) {
+		signal(sig, SIG_DFL);
+		raise(sig);
+		return;
+	}
+	fault_addr = si->si_addr;
+	fault_code = si->si_code;
+	siglongjmp(probe_env, 1);
+}
+
+/* Store @v at @p: 0 if the store landed, 1 if it faulted. */
+static int try_store(volatile unsigned char *p, unsigned char v)
+{
+	probing = 1;
+	if (sigsetjmp(probe_env, 1)) {
+		probing = 0;
+		return 1;
+	}
+	*p = v;
+	probing = 0;
+	return 0;
+}
+
+static void fail(const char *what, int pg, int range)
+{
+	fprintf(stderr, "mprotect: FAIL %s (page %d of a %d-page range)\n",
+		what, pg, range);
+	exit(1);
+}
+
+/* Pages 0..range-1 were just made read-only: stores must fault there. */
+static void check_readonly(int range)
+{
+	int probe[3] = { 0, range / 2, range - 1 };
+	int k;
+
+	for (k = 0; k < 3; k++) {
+		unsigned char *p = (unsigned char *)region + (size_t)probe[k] * page;
+
+		/* Same value as before, so a wrong success changes nothing. */
+		if (!try_store(p, shadow[probe[k]]))
+			fail("store to a read-only page did not fault", probe[k], range);
+		if (fault_addr != p || fault_code != SEGV_ACCERR)
+			fail("fault at the wrong address or of the wrong kind", probe[k], range);
+	}
+}
+
+/* Pages 0..range-1 were just made read-write: every store must land. */
+static void check_readwrite(int range)
+{
+	int k;
+
+	for (k = 0; k < range; k++) {
+		unsigned char *p = (unsigned char *)region + (size_t)k * page;
+
+		if (try_store(p, shadow[k] + 1))
+			fail("store to a read-write page faulted", k, range);
+		shadow[k]++;
+	}
+}
+
+/* Whatever the protections, every page must read back what was stored. */
+static void check_contents(int range)
+{
+	int k;
+
+	for (k = 0; k < region_pages; k++)
+		if (((volatile unsigned char *)region)[(size_t)k * page] != shadow[k])
+			fail("page lost its contents", k, range);
+}
+
+static void install_probe_handler(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = segv;
+	sa.sa_flags = SA_SIGINFO;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGSEGV, &sa, NULL)) {
+		perror("mprotect: sigaction");
+		exit(1);
+	}
+}
+
 static void *map(size_t len, int huge)
 {
 	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
@@ -97,31 +210,50 @@ static void *map(size_t len, int huge)
 
 int main(int argc, char **argv)
 {
-	int n = 32, loops = 1024, threads = 0, huge = 0, fixed = 0;
-	unsigned long long t0, mp_ns = 0, ac_ns = 0, calls = 0, done = 0;
+	int n = 32, loops = 1024, threads = 0, huge = 0, fixed = 0, every = 32;
+	unsigned long long t0, mp_ns = 0, ac_ns = 0, calls = 0, done = 0, checks = 0;
 	unsigned long long *counts;
 	pthread_t *tid;
-	char *region;
 	int c, i, j;
 	size_t mib = 64;
 
-	while ((c = getopt(argc, argv, "n:l:p:wt:hs:f:")) != -1) {
+	while ((c = getopt(argc, argv, "n:l:p:wt:hs:f:c:")) != -1) {
 		switch (c) {
-		case 'n': n = atoi(optarg); break;
-		case 'l': loops = atoi(optarg); break;
-		case 'p': touch_pages = atoi(optarg); break;
-		case 'w': write_mode = 1; break;
-		case 't': threads = atoi(optarg); break;
-		case 'h': huge = 1; break;
-		case 's': mib = strtoul(optarg, NULL, 0); break;
-		case 'f': fixed = atoi(optarg); break;
+		case 'n':
+			n = atoi(optarg);
+			break;
+		case 'l':
+			loops = atoi(optarg);
+			break;
+		case 'p':
+			touch_pages = atoi(optarg);
+			break;
+		case 'w':
+			write_mode = 1;
+			break;
+		case 't':
+			threads = atoi(optarg);
+			break;
+		case 'h':
+			huge = 1;
+			break;
+		case 's':
+			mib = strtoul(optarg, NULL, 0);
+			break;
+		case 'f':
+			fixed = atoi(optarg);
+			break;
+		case 'c':
+			every = atoi(optarg);
+			break;
 		default:
-			fprintf(stderr, "usage: %s [-n pages] [-l loops] [-p pages] [-w] [-t threads] [-h] [-s MiB] [-f pages]\n",
-				argv[0]);
+			fprintf(stderr, "usage: %s [-n pages] [-l loops] [-p pages] [-w] [-t threads]"
+				" [-h] [-s MiB] [-f pages] [-c every]\n", argv[0]);
 			return 2;
 		}
 	}
-	if (n < 1 || loops < 1 || touch_pages < 0 || threads < 0 || fixed < 0 || !mib) {
+	if (n < 1 || loops < 1 || touch_pages < 0 || threads < 0 || fixed < 0 || !mib ||
+	    every < 0 || every == 1) {
 		fprintf(stderr, "mprotect: bad arguments\n");
 		return 2;
 	}
@@ -141,8 +273,15 @@ int main(int argc, char **argv)
 		buf[(size_t)i * page] = 0;
 
 	region = map((size_t)n * page, huge);
-	for (i = 0; i < n; i++)
-		region[(size_t)i * page] = 1;	/* present PTEs, or nothing flushes */
+	region_pages = n;
+	shadow = malloc(n);
+	if (!shadow)
+		return 1;
+	for (i = 0; i < n; i++) {
+		shadow[i] = i * 7 + 1;
+		region[(size_t)i * page] = shadow[i];	/* present PTEs, or nothing flushes */
+	}
+	install_probe_handler();
 
 	counts = calloc(threads + 1, sizeof(*counts));
 	tid = calloc(threads + 1, sizeof(*tid));
@@ -170,6 +309,20 @@ int main(int argc, char **argv)
 				touch(touch_pages);
 				ac_ns += now_ns() - b;
 			}
+			/*
+			 * Untimed.  Checks a read-write call and the
+			 * read-only call after it, so the stores of the
+			 * first have loaded writable TLB entries that the
+			 * second's flush must remove.
+			 */
+			if (every && calls % every < 2) {
+				if (prot == PROT_READ)
+					check_readonly(i);
+				else
+					check_readwrite(i);
+				check_contents(i);
+				checks++;
+			}
 		}
 	}
 	atomic_store(&run_state, 2);
@@ -182,10 +335,12 @@ int main(int argc, char **argv)
 	printf("mprotect n=%d loops=%d pages_touched=%d threads=%d huge=%d calls=%llu ns_per_mprotect=%llu",
 	       n, loops, touch_pages, threads, huge, calls, mp_ns / calls);
 	if (threads)
-		printf(" thread_accesses=%llu ns_per_thread_access=%llu\n",
+		printf(" thread_accesses=%llu ns_per_thread_access=%llu",
 		       done, done ? t0 * threads / done : 0);
 	else
-		printf(" ns_per_access=%llu\n",
-		       touch_pages ? ac_ns / (calls * touch_pages) : 0);
+		printf(" ns_per_access=%llu ns_per_call=%llu",
+		       touch_pages ? ac_ns / (calls * touch_pages) : 0,
+		       (mp_ns + ac_ns) / calls);
+	printf(" checks=%llu\n", checks);
 	return 0;
 }

@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * munmap: the cost of a remote TLB shootdown on unmap.
+ *
+ * The main thread, pinned to the first CPU, maps -n pages, writes each one
+ * (so each has a PTE and, here, a TLB entry) and unmaps them, -l times
+ * over.  Meanwhile -t threads, pinned to the other CPUs, keep the same mm
+ * live there by touching pages of a separate buffer, so every munmap()
+ * must reach them: an IPI to each, and on each either -n INVLPGs or a
+ * full flush, whichever the flush policy picks for an -n page range.  The
+ * threads' access rate shows what that costs them in TLB refills.
+ *
+ *   -n N    pages per mapping                               (default 64)
+ *   -l N    map/touch/unmap loops                           (default 2000)
+ *   -t N    threads keeping the mm live on other CPUs       (default 1)
+ *   -p N    pages each thread touches per round             (default 64)
+ *   -s MiB  size of the threads' buffer                     (default 16)
+ *   -c N    self-check every N loops; 0 turns it off        (default 16)
+ *
+ * Self-check, every -c loops: after munmap() a load from the first, middle
+ * and last page must fault with SEGV_MAPERR (a stale translation left by a
+ * skipped invalidation would let it read the freed page), mincore() on
+ * them must fail with ENOMEM, and the next mapping, which the kernel
+ * usually places at the same address, must read as zeros before it is
+ * written.  A wrong result prints
+ * "munmap: FAIL ..." on stderr and exits 1.
+ *
+ * Prints one line of key=value figures; times are CLOCK_MONOTONIC
+ * nanoseconds of whatever runs it (emulated time under QEMU TCG).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#define PAGE 4096ul
+#define STEP 7919ul	/* prime: the threads walk their pages out of order */
+
+static char *buf;
+static size_t buf_pages;
+static int touch_pages = 64;
+static atomic_int run_state;	/* 0: wait, 1: run, 2: stop */
+
+static sigjmp_buf probe_env;
+static volatile sig_atomic_t probing;
+static void *volatile fault_addr;
+static volatile int fault_code;
+
+struct worker {
+	pthread_t tid;
+	int cpu;
+	unsigned long long accesses;
+};
+
+static unsigned long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+static void fail(const char *what, int loop, int pg)
+{
+	fprintf(stderr, "munmap: FAIL %s (loop %d, page %d)\n", what, loop, pg);
+	exit(1);
+}
+
+/* Best effort: with fewer CPUs than threads some share, which is reported. */
+static int pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+static void *worker_fn(void *arg)
+{
+	struct worker *w = arg;
+	unsigned long k = (unsigned long)w->cpu * 1009;
+
+	if (w->cpu >= 0)
+		pin(w->cpu);
+	while (atomic_load(&run_state) == 0)
+		;
+	/* Spin in user space: the mm stays loaded here, so munmap must IPI us. */
+	while (atomic_load(&run_state) == 1) {
+		int i;
+
+		for (i = 0; i < touch_pages; i++) {
+			k = (k + STEP) % buf_pages;
+			((volatile char *)buf)[k * PAGE] += 1;
+		}
+		w->accesses += touch_pages;
+	}
+	return NULL;
+}
+
+static void *map_anon(size_t len, int populate)
+{
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		       MAP_ANONYMOUS | MAP_PRIVATE | (populate ? MAP_POPULATE : 0), -1, 0);
+
+	if (p == MAP_FAILED) {
+		fprintf(stderr, "munmap: mmap of %zu bytes: %s\n", len, strerror(errno));
+		exit(1);
+	}
+	return p;
+}
+
+/* A fresh anonymous mapping reads as zeros, wherever it landed. */
+static void check_zero(const char *p, int n, int loop)
+{
+	int k;
+
+	for (k = 0; k < n; k++)
+		if (((const volatile long *)(p + k * PAGE))[k % 64])
+			fail("fresh mapping shows old contents", loop, k);
+}
+
+/* A fault outside a probe is a bug in this program: die of it as usual. */
+static void segv(int sig, siginfo_t *si, void *uc)
+{
+	(void)uc;
+	if (!probing) {
+		signal(sig, SIG_DFL);
+		raise(sig);
+		return;
+	}
+	fault_addr = si->si_addr;
+	fault_code = si->si_code;
+	siglongjmp(probe_env, 1);
+}
+
+static void install_probe_handler(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = segv;
+	sa.sa_flags = SA_SIGINFO;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGSEGV, &sa, NULL)) {
+		perror("munmap: sigaction");
+		exit(1);
+	}
+}
+
+/* Load from @p: 0 if the load completed, 1 if it faulted. */
+static int try_load(const volatile char *p)
+{
+	probing = 1;
+	if (sigsetjmp(probe_env, 1)) {
+		probing = 0;
+		return 1;
+	}
+	(void)*p;
+	probing = 0;
+	return 0;
+}
+
+/* Nothing may remain mapped, or cached as mapped, in [p, p + n pages). */
+static void check_gone(char *p, int n, int loop)
+{
+	int probe[3] = { 0, n / 2, n - 1 };
+	unsigned char vec[1];
+	int k;
+
+	for (k = 0; k < 3; k++) {
+		char *a = p + probe[k] * PAGE;
+
+		if (!try_load(a))
+			fail("load from an unmapped page did not fault", loop, probe[k]);
+		if (fault_addr != a || fault_code != SEGV_MAPERR)
+			fail("fault at the wrong address or of the wrong kind", loop, probe[k]);
+		if (mincore(a, PAGE, vec) == 0 || errno != ENOMEM)
+			fail("mincore finds a page after munmap", loop, probe[k]);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	int n = 64, loops = 2000, threads = 1, every = 16, c, i, l;
+	unsigned long long t0, un_ns = 0, done = 0, checks = 0;
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	struct worker *w;
+	size_t mib = 16;
+
+	while ((c = getopt(argc, argv, "n:l:t:p:s:c:")) != -1) {
+		switch (c) {
+		case 'n':
+			n = atoi(optarg);
+			break;
+		case 'l':
+			loops = atoi(optarg);
+			break;
+		case 't':
+			threads = atoi(optarg);
+			break;
+		case 'p':
+			touch_pages = atoi(optarg);
+			break;
+		case 's':
+			mib = strtoul(optarg, NULL, 0);
+			break;
+		case 'c':
+			every = atoi(optarg);
+			break;
+		default:
+			fprintf(stderr, "usage: %s [-n pages] [-l loops] [-t threads] [-p pages]"
+				" [-s MiB] [-c every]\n", argv[0]);
+			return 2;
+		}
+	}
+	if (n < 1 || loops < 1 || threads < 0 || touch_pages < 1 || !mib || every < 0) {
+		fprintf(stderr, "munmap: bad arguments\n");
+		return 2;
+	}
+
+	buf_pages = (mib << 20) / PAGE;
+	buf = map_anon(buf_pages * PAGE, 0);
+	memset(buf, 0, buf_pages * PAGE);
+
+	install_probe_handler();
+	w = calloc(threads + 1, sizeof(*w));
+	if (!w)
+		return 1;
+	if (ncpu > 1)
+		pin(0);
+	for (i = 0; i < threads; i++) {
+		w[i].cpu = ncpu > 1 ? 1 + i % (ncpu - 1) : -1;
+		if (pthread_create(&w[i].tid, NULL, worker_fn, &w[i])) {
+			fprintf(stderr, "munmap: pthread_create failed\n");
+			return 1;
+		}
+	}
+
+	atomic_store(&run_state, 1);
+	t0 = now_ns();
+	for (l = 0; l < loops; l++) {
+		int check = every && l % every == 0;
+		/*
+		 * A checked loop populates its pages up front: reading
+		 * them before writing would map the zero page and each
+		 * write would then copy it with a flush of its own (a
+		 * remote one, with the threads running), which is not
+		 * what is measured here.
+		 */
+		char *p = map_anon(n * PAGE, check);
+		unsigned long long a;
+
+		if (check)
+			check_zero(p, n, l);
+		for (i = 0; i < n; i++)
+			((volatile long *)(p + i * PAGE))[i % 64] = l + 1;
+		a = now_ns();
+		if (munmap(p, n * PAGE)) {
+			fprintf(stderr, "munmap: %s\n", strerror(errno));
+			return 1;
+		}
+		un_ns += now_ns() - a;
+		if (check) {
+			check_gone(p, n, l);
+			checks++;
+		}
+	}
+	atomic_store(&run_state, 2);
+	t0 = now_ns() - t0;
+	for (i = 0; i < threads; i++) {
+		pthread_join(w[i].tid, NULL);
+		done += w[i].accesses;
+	}
+
+	printf("munmap n=%d loops=%d threads=%d cpus=%ld ns_per_munmap=%llu ns_per_loop=%llu",
+	       n, loops, threads, ncpu, un_ns / loops, t0 / loops);
+	if (threads)
+		printf(" thread_accesses=%llu ns_per_thread_access=%llu",
+		       done, done ? t0 * threads / done : 0);
+	printf(" checks=%llu\n", checks);
+	return 0;
+}

@@ -1,0 +1,77 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# report.sh SUMMARY.csv [LABEL] > results.md
+#
+# A markdown table from summarize.sh's output: for each setup and each
+# workload metric, the stock median and its spread, and the ratios of the
+# tlbpath default and of the best swept threshold to stock.  LABEL says
+# where the numbers come from (default: QEMU TCG emulation, not hardware).
+set -eu
+
+[ $# -ge 1 ] || { echo "usage: $0 SUMMARY.csv [LABEL]" >&2; exit 2; }
+sum=$1
+label=${2:-QEMU TCG emulation, not hardware}
+
+cat <<EOF
+## Benchmark results ($label)
+
+Generated $(date -u +%Y-%m-%d) from \`$(basename "$sum")\`; $(awk -F, 'NR > 1 { print $9; exit }' "$sum") repetitions
+per configuration.  Each ratio is a median over the repetitions divided by
+the stock kernel's median (tlbpath not loaded) in the same boot.  For
+\`ns_*\` metrics lower is better (a ratio below 1 is faster); for
+\`bogo_ops_per_s\` higher is better.  *spread* is the stock runs' (max - min)
+/ median: a ratio closer to 1 than that is noise.  *best sweep* is the
+swept threshold with the best median, chosen after the fact, so it flatters.
+EOF
+case $label in
+*QEMU*) cat <<EOF
+
+These are **emulated** times under QEMU TCG: they model the trade-off
+(INVLPG drops one softmmu TLB entry, a CR3 write drops them all, refills
+walk the page tables in C) but no real CPU's costs.  Compare ratios within
+one run only; say nothing about hardware from them.
+EOF
+	;;
+esac
+echo
+echo "| kernel | CPU model | vCPUs | workload | param | metric | stock median | spread | default (threshold) / stock | best sweep (threshold) / stock | worst sweep (threshold) / stock |"
+echo "|---|---|---|---|---|---|---:|---:|---:|---:|---:|"
+
+# summary: kernel,cpu,vcpus,config,threshold,workload,param,metric,n,median,min,max,q1,q3
+awk -F, '
+function ratio(v, s) { return s > 0 ? sprintf("%.2f", v / s) : "-" }
+NR > 1 && $8 !~ /^ctr_/ {
+	k = $1 "," $2 "," $3 "," $6 "," $7 "," $8
+	if (!(k in seen)) { seen[k] = 1; order[++n] = k }
+	if ($6 == "tlbmiss") {	# only its smallest and largest footprint
+		s = $1 "," $2 "," $3
+		p = substr($7, index($7, "=") + 1) + 0
+		if (!(s in pmin) || p < pmin[s]) pmin[s] = p
+		if (!(s in pmax) || p > pmax[s]) pmax[s] = p
+		pg[k] = p
+	}
+	if ($4 == "stock") { sm[k] = $10; sp[k] = $10 > 0 ? ($12 - $11) / $10 : 0 }
+	else if ($4 == "default") { dm[k] = $10; dt[k] = $5 }
+	else if ($4 == "sweep") {
+		hi = $8 ~ /per_s$/	# throughput: higher is better
+		if (!(k in bm) || (hi ? $10 > bm[k] : $10 < bm[k])) { bm[k] = $10; bt[k] = $5 }
+		if (!(k in wm) || (hi ? $10 < wm[k] : $10 > wm[k])) { wm[k] = $10; wt[k] = $5 }
+	}
+}
+END {
+	for (i = 1; i <= n; i++) {
+		k = order[i]
+		if (!(k in sm))
+			continue
+		split(k, f, ",")
+		s = f[1] "," f[2] "," f[3]
+		if ((k in pg) && pg[k] != pmin[s] && pg[k] != pmax[s])
+			continue
+		printf "| %s | %s | %s | %s | %s | %s | %s | %.0f%% | %s | %s | %s |\n",
+			f[1], f[2], f[3], f[4], f[5], f[6], sm[k], 100 * sp[k],
+			k in dm ? ratio(dm[k], sm[k]) " (" dt[k] ")" : "-",
+			k in bm ? ratio(bm[k], sm[k]) " (" bt[k] ")" : "-",
+			k in wm ? ratio(wm[k], sm[k]) " (" wt[k] ")" : "-"
+	}
+}' "$sum"
