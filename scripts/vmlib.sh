@@ -68,6 +68,44 @@ build_guest_programs() {
 	echo "$out"
 }
 
+# stress-ng, its shared libraries and the dynamic loader, laid out at the
+# paths the binary asks for, to be laid over the initramfs root.
+stressng_root() {
+	local root=$1 bin lib
+	bin=$(command -v stress-ng) || { echo "stress-ng is not installed (make deps)" >&2; return 1; }
+	rm -rf "$root"
+	mkdir -p "$root/bin"
+	cp "$bin" "$root/bin/stress-ng"
+	for lib in $(ldd "$bin" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }'); do
+		mkdir -p "$root$(dirname "$lib")"
+		cp -L "$lib" "$root$lib"
+	done
+}
+
+# The kernel's own mm selftests (Debian's linux-source-6.1), built static
+# into $1/selftests: the ones that need no extra libraries.
+MM_SELFTESTS="mremap_test madv_populate map_fixed_noreplace map_populate mremap_dontunmap
+	mlock2-tests userfaultfd soft-dirty transhuge-stress"
+mm_selftests_root() {
+	local root=$1 src="$BUILD/ksrc" tarball=/usr/src/linux-source-6.1.tar.xz t vm
+	[ -e "$tarball" ] || { echo "linux-source-6.1 is not installed (make deps)" >&2; return 1; }
+	vm="$src/linux-source-6.1/tools/testing/selftests/vm"
+	if [ ! -d "$vm" ] || [ "$tarball" -nt "$src/stamp" ]; then
+		mkdir -p "$src"
+		tar -C "$src" -xJf "$tarball" linux-source-6.1/tools/testing/selftests/vm \
+			linux-source-6.1/tools/testing/selftests/kselftest.h \
+			linux-source-6.1/tools/include || return 1
+		touch "$src/stamp"
+	fi
+	mkdir -p "$root/selftests"
+	for t in $MM_SELFTESTS; do
+		[ "$root/selftests/$t" -nt "$vm/$t.c" ] && continue
+		gcc -static -O2 -w -I"$vm/.." -I"$src/linux-source-6.1/tools/include" \
+			-o "$root/selftests/$t" "$vm/$t.c" $(grep -q vm_util.h "$vm/$t.c" && echo "$vm/vm_util.c") \
+			-lpthread -lrt -lm || return 1
+	done
+}
+
 # make_initramfs OUT.cpio.gz KO GUEST_SCRIPT [extra files...]
 # The guest runs GUEST_SCRIPT as /run-tests with tests/vm/guest-lib.sh beside.
 make_initramfs() {
@@ -77,7 +115,7 @@ make_initramfs() {
 	mkdir -p "$root"/{bin,sbin,proc,sys,dev,tmp,mnt,root,etc}
 	cp /bin/busybox "$root/bin/busybox"
 	bins=$(build_guest_programs) || return 1
-	cp "$bins"/* "$root/bin/"
+	cp "$bins"/* "$TOP/scripts/tlbpath-stat" "$root/bin/"
 	cp "$ko" "$root/"
 	[ -z "${TLBPATH_EXTRA_KO:-}" ] || cp $TLBPATH_EXTRA_KO "$root/"
 	# A tree laid over the root as is (the benchmarks' stress-ng and its libraries).

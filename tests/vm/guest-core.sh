@@ -79,7 +79,8 @@ check "both hooks are live in enabled_functions" [ $? = 0 ]
 
 # Small ranges (1..8 pages), local only: kept per-page at the default.
 reset_counters
-mprotect -n 8 -l 50 -p 16 >/dev/null
+# Pinned from exec on, so no other CPU ever has this mm: local flushes.
+taskset -c 0 mprotect -n 8 -l 50 -p 16 >/dev/null
 pp=$(cnt user_perpage); pages=$(cnt user_pages)
 diag "n=8: user_perpage=$pp user_widened=$(cnt user_widened) user_pages=$pages local=$(cnt user_local)"
 check "small ranges are kept per-page" [ "$pp" -ge 400 ]
@@ -194,10 +195,25 @@ diag "reset: kept_where_stock_full $before -> $kept_after, user_perpage $pp_befo
 check "reset zeroes the counters" \
 	test "$before" -ge 20 -a "$kept_after" = 0 -a "$pp_after" -lt "$pp_before"
 
+# tlbpath-stat: rates that move with a workload, JSON for machines.
+echo "$thr" > $T/threshold
+(sleep 1; mprotect -n 8 -l 100 -p 16 > /dev/null) &
+tlbpath-stat -n 3 1 > /tmp/stat.out
+wait
+sed 's/^/# stat: /' /tmp/stat.out
+check "tlbpath-stat prints a header and 3 lines" test "$(wc -l < /tmp/stat.out)" = 5
+check "tlbpath-stat shows per-page flushes per second" \
+	test "$(tail -n 3 /tmp/stat.out | awk '{ s += $1 } END { print s }')" -ge 100
+check "tlbpath-stat --json prints JSON objects" \
+	sh -c "tlbpath-stat --json -n 1 1 | grep -qE '^\\{\"time\":[0-9]+,.*\"user_perpage\":[0-9]+,.*\\}\$'"
+
 # An admin changed the ceiling through debugfs while tlbpath was loaded:
 # unload still restores the original, and says so.
 echo 77 > $DBG
 check "rmmod tlbpath" rmmod tlbpath
+tlbpath-stat -n 1 > /tmp/stat.out 2>&1
+check "tlbpath-stat fails and says so when tlbpath is not loaded" \
+	sh -c "[ $? = 1 ] && grep -q 'tlbpath is not loaded' /tmp/stat.out"
 check "unload restores the kernel ceiling" [ "$(ceiling)" = "$orig" ]
 check "unload reports a ceiling changed behind its back" \
 	sh -c 'dmesg | grep -q "tlb_single_page_flush_ceiling was changed behind our back (77)"' 
