@@ -49,6 +49,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "benchlib.h"
+
 #ifndef MAP_HUGETLB
 #define MAP_HUGETLB 0x40000
 #endif
@@ -67,18 +69,6 @@ static char *region;
 static unsigned char *shadow;	/* what each region page should hold */
 static int region_pages;
 
-static sigjmp_buf probe_env;
-static volatile sig_atomic_t probing;
-static void *volatile fault_addr;
-static volatile int fault_code;
-
-static unsigned long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
 
 static void touch(int n)
 {
@@ -105,33 +95,6 @@ static void *toucher(void *arg)
 		(*count)++;
 	}
 	return NULL;
-}
-
-/* A fault outside a probe is a bug in this program: die of it as usual. */
-static void segv(int sig, siginfo_t *si, void *uc)
-{
-	(void)uc;
-	if (!probing) {
-		signal(sig, SIG_DFL);
-		raise(sig);
-		return;
-	}
-	fault_addr = si->si_addr;
-	fault_code = si->si_code;
-	siglongjmp(probe_env, 1);
-}
-
-/* Store @v at @p: 0 if the store landed, 1 if it faulted. */
-static int try_store(volatile unsigned char *p, unsigned char v)
-{
-	probing = 1;
-	if (sigsetjmp(probe_env, 1)) {
-		probing = 0;
-		return 1;
-	}
-	*p = v;
-	probing = 0;
-	return 0;
 }
 
 static void fail(const char *what, int pg, int range)
@@ -180,20 +143,6 @@ static void check_contents(int range)
 	for (k = 0; k < region_pages; k++)
 		if (((volatile unsigned char *)region)[(size_t)k * page] != shadow[k])
 			fail("page lost its contents", k, range);
-}
-
-static void install_probe_handler(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = segv;
-	sa.sa_flags = SA_SIGINFO;
-	sigemptyset(&sa.sa_mask);
-	if (sigaction(SIGSEGV, &sa, NULL)) {
-		perror("mprotect: sigaction");
-		exit(1);
-	}
 }
 
 static void *map(size_t len, int huge)
@@ -281,7 +230,7 @@ int main(int argc, char **argv)
 		shadow[i] = i * 7 + 1;
 		region[(size_t)i * page] = shadow[i];	/* present PTEs, or nothing flushes */
 	}
-	install_probe_handler();
+	install_probe_handler("mprotect");
 
 	counts = calloc(threads + 1, sizeof(*counts));
 	tid = calloc(threads + 1, sizeof(*tid));

@@ -42,6 +42,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "benchlib.h"
+
 #define PAGE 4096ul
 #define STEP 7919ul	/* prime: the threads walk their pages out of order */
 
@@ -50,24 +52,12 @@ static size_t buf_pages;
 static int touch_pages = 64;
 static atomic_int run_state;	/* 0: wait, 1: run, 2: stop */
 
-static sigjmp_buf probe_env;
-static volatile sig_atomic_t probing;
-static void *volatile fault_addr;
-static volatile int fault_code;
 
 struct worker {
 	pthread_t tid;
 	int cpu;
 	unsigned long long accesses;
 };
-
-static unsigned long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
 
 static void fail(const char *what, int loop, int pg)
 {
@@ -127,47 +117,6 @@ static void check_zero(const char *p, int n, int loop)
 	for (k = 0; k < n; k++)
 		if (((const volatile long *)(p + k * PAGE))[k % 64])
 			fail("fresh mapping shows old contents", loop, k);
-}
-
-/* A fault outside a probe is a bug in this program: die of it as usual. */
-static void segv(int sig, siginfo_t *si, void *uc)
-{
-	(void)uc;
-	if (!probing) {
-		signal(sig, SIG_DFL);
-		raise(sig);
-		return;
-	}
-	fault_addr = si->si_addr;
-	fault_code = si->si_code;
-	siglongjmp(probe_env, 1);
-}
-
-static void install_probe_handler(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = segv;
-	sa.sa_flags = SA_SIGINFO;
-	sigemptyset(&sa.sa_mask);
-	if (sigaction(SIGSEGV, &sa, NULL)) {
-		perror("munmap: sigaction");
-		exit(1);
-	}
-}
-
-/* Load from @p: 0 if the load completed, 1 if it faulted. */
-static int try_load(const volatile char *p)
-{
-	probing = 1;
-	if (sigsetjmp(probe_env, 1)) {
-		probing = 0;
-		return 1;
-	}
-	(void)*p;
-	probing = 0;
-	return 0;
 }
 
 /* Nothing may remain mapped, or cached as mapped, in [p, p + n pages). */
@@ -232,7 +181,7 @@ int main(int argc, char **argv)
 	buf = map_anon(buf_pages * PAGE, 0);
 	memset(buf, 0, buf_pages * PAGE);
 
-	install_probe_handler();
+	install_probe_handler("munmap");
 	w = calloc(threads + 1, sizeof(*w));
 	if (!w)
 		return 1;

@@ -42,17 +42,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "benchlib.h"
+
 #define PAGE 4096ul
 #define LINE 64ul
 #define LINES (PAGE / LINE)
-
-static unsigned long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
 
 static void die(const char *what)
 {
