@@ -23,6 +23,9 @@
 #include <asm/tlbflush.h>
 #include "tlbpath.h"
 
+#define CREATE_TRACE_POINTS
+#include "trace.h"
+
 static_assert(TLBP_FLUSH_ALL == TLB_FLUSH_ALL);
 
 /* The policy as it applies on this CPU (preemption is disabled). */
@@ -91,9 +94,11 @@ static void notrace tlbp_mm_range_cb(unsigned long ip, unsigned long parent_ip,
 				     struct ftrace_regs *fregs)
 {
 	struct pt_regs *regs = ftrace_get_regs(fregs);
-	const struct mm_struct *mm;
+	unsigned long start, end;
+	struct mm_struct *mm;
 	struct tlbp_decision d;
 	struct tlbp_policy p;
+	bool remote;
 	int bit;
 
 	if (!regs || !live(op, ip))
@@ -103,8 +108,11 @@ static void notrace tlbp_mm_range_cb(unsigned long ip, unsigned long parent_ip,
 	if (bit < 0)
 		return;
 
+	mm = (struct mm_struct *)regs->di;
+	start = regs->si;
+	end = regs->dx;
 	snapshot(&p);
-	tlbp_decide(&p, regs->si, regs->dx, (unsigned int)regs->cx, &d);
+	tlbp_decide(&p, start, end, (unsigned int)regs->cx, &d);
 	if (d.verdict == TLBP_WIDEN) {
 		regs->si = 0;
 		regs->dx = TLB_FLUSH_ALL;
@@ -112,12 +120,9 @@ static void notrace tlbp_mm_range_cb(unsigned long ip, unsigned long parent_ip,
 	count_decision(&d, TLBP_USER_PERPAGE, TLBP_USER_PAGES);
 
 	/* The same test flush_tlb_mm_range() makes before sending IPIs. */
-	mm = (const struct mm_struct *)regs->di;
-	if (mm && cpumask_any_but(mm_cpumask((struct mm_struct *)mm),
-				  smp_processor_id()) < nr_cpu_ids)
-		tlbp_count(TLBP_USER_REMOTE);
-	else
-		tlbp_count(TLBP_USER_LOCAL);
+	remote = mm && cpumask_any_but(mm_cpumask(mm), smp_processor_id()) < nr_cpu_ids;
+	tlbp_count(remote ? TLBP_USER_REMOTE : TLBP_USER_LOCAL);
+	trace_decision(mm, start, end, (unsigned int)regs->cx, &d, remote);
 
 	ftrace_test_recursion_unlock(bit);
 }
@@ -129,6 +134,7 @@ static void notrace tlbp_kernel_range_cb(unsigned long ip,
 					 struct ftrace_regs *fregs)
 {
 	struct pt_regs *regs = ftrace_get_regs(fregs);
+	unsigned long start, end;
 	struct tlbp_decision d;
 	struct tlbp_policy p;
 	int bit;
@@ -139,13 +145,17 @@ static void notrace tlbp_kernel_range_cb(unsigned long ip,
 	if (bit < 0)
 		return;
 
+	start = regs->di;
+	end = regs->si;
 	snapshot(&p);
-	tlbp_decide(&p, regs->di, regs->si, PAGE_SHIFT, &d);
+	tlbp_decide(&p, start, end, PAGE_SHIFT, &d);
 	if (d.verdict == TLBP_WIDEN) {
 		regs->di = 0;
 		regs->si = TLB_FLUSH_ALL;
 	}
 	count_decision(&d, TLBP_KERNEL_PERPAGE, TLBP_KERNEL_PAGES);
+	/* Kernel ranges are flushed on every CPU: no mm, always "remote". */
+	trace_decision(NULL, start, end, PAGE_SHIFT, &d, num_online_cpus() > 1);
 
 	ftrace_test_recursion_unlock(bit);
 }

@@ -5,11 +5,18 @@
  */
 #include "tlbpath/policy.h"
 
-static u32 limit_of(const struct tlbp_policy *p)
+static u32 limit_of(const struct tlbp_policy *p, enum tlbp_reason *why)
 {
-	if (!p->enabled)
+	if (!p->enabled) {
+		*why = TLBP_WHY_DISABLED;
 		return p->stock;
-	return p->threshold < p->cap ? p->threshold : p->cap;
+	}
+	if (p->threshold > p->cap) {
+		*why = TLBP_WHY_CAP;
+		return p->cap;
+	}
+	*why = TLBP_WHY_THRESHOLD;
+	return p->threshold;
 }
 
 /*
@@ -25,17 +32,22 @@ void tlbp_decide(const struct tlbp_policy *p, unsigned long start,
 		 struct tlbp_decision *d)
 {
 	unsigned long n;
+	u32 limit;
 
 	d->invalidations = 0;
+	d->entries = 0;
 	if (end == TLBP_FLUSH_ALL) {
 		d->verdict = TLBP_CALLER_FULL;
+		d->reason = TLBP_WHY_CALLER;
 		d->stock_full = true;
 		return;
 	}
 
 	n = (end - start) >> stride_shift;
+	limit = limit_of(p, &d->reason);
+	d->entries = n;
 	d->stock_full = n > p->stock;
-	if (n > limit_of(p)) {
+	if (n > limit) {
 		d->verdict = TLBP_WIDEN;
 		return;
 	}
@@ -47,7 +59,9 @@ void tlbp_decide(const struct tlbp_policy *p, unsigned long start,
 
 u32 tlbp_policy_ceiling(const struct tlbp_policy *p)
 {
-	return limit_of(p);
+	enum tlbp_reason why;
+
+	return limit_of(p, &why);
 }
 
 /*

@@ -32,9 +32,19 @@ enum tlbp_verdict {
 	TLBP_CALLER_FULL,	/* the caller asked for a full flush */
 };
 
+/* Why: what set the limit a range was judged against. */
+enum tlbp_reason {
+	TLBP_WHY_THRESHOLD,	/* the threshold (admin's or per-CPU default) */
+	TLBP_WHY_CAP,		/* the cap, below the threshold */
+	TLBP_WHY_CALLER,	/* the caller asked for a full flush */
+	TLBP_WHY_DISABLED,	/* enabled=0: the stock ceiling */
+};
+
 struct tlbp_decision {
 	enum tlbp_verdict verdict;
+	enum tlbp_reason reason;
 	bool stock_full;	/* the stock kernel would flush everything */
+	unsigned long entries;	/* (end - start) >> stride_shift; 0 if full */
 	/* Invalidations the per-page path performs (0 unless TLBP_PERPAGE). */
 	unsigned long invalidations;
 };

@@ -40,7 +40,7 @@ int main(void)
 	unsigned int i, k;
 	int bad;
 
-	tap_plan(8 + 3 * 7 + 12 + 1);
+	tap_plan(8 + 3 * 7 + 13 + 1);
 
 	g = geo(64, false);
 	tap_eq(tlbp_default_threshold(&g, 512), 33, "64-entry L1 dTLB gives the stock 33");
@@ -83,7 +83,8 @@ int main(void)
 	}
 
 	d = decide(33, true, 0, TLBP_FLUSH_ALL, PAGE);
-	tap_ok(d.verdict == TLBP_CALLER_FULL && d.stock_full, "TLB_FLUSH_ALL stays full");
+	tap_ok(d.verdict == TLBP_CALLER_FULL && d.stock_full && d.reason == TLBP_WHY_CALLER,
+	       "TLB_FLUSH_ALL stays full, because the caller asked");
 	d = decide(TLBP_CAP_DEFAULT, true, base, TLBP_FLUSH_ALL, PAGE);
 	tap_ok(d.verdict == TLBP_CALLER_FULL, "TLB_FLUSH_ALL is never made a range");
 	d = decide(0, true, base, base + 4096, PAGE);
@@ -96,7 +97,11 @@ int main(void)
 	d = decide(512, true, base + 4096, base, PAGE);
 	tap_ok(d.verdict == TLBP_WIDEN, "a wrapped range is widened, never kept");
 	d = decide(0, false, base, base + (8 << PAGE), PAGE);
-	tap_ok(d.verdict == TLBP_PERPAGE, "disabled: stock keeps 8 pages despite threshold 0");
+	tap_ok(d.verdict == TLBP_PERPAGE && d.reason == TLBP_WHY_DISABLED,
+	       "disabled: stock keeps 8 pages despite threshold 0");
+	d = decide(40, true, base, base + (41ul << PAGE), PAGE);
+	tap_ok(d.verdict == TLBP_WIDEN && d.reason == TLBP_WHY_THRESHOLD && d.entries == 41,
+	       "41 entries over threshold 40: widened by the threshold");
 	d = decide(512, false, base, base + (64ul << PAGE), PAGE);
 	tap_ok(d.verdict == TLBP_WIDEN, "disabled: stock widens 64 pages despite threshold 512");
 
@@ -105,7 +110,8 @@ int main(void)
 					 .stock = 33, .enabled = true };
 
 		tlbp_decide(&p, base, base + (60ul << PAGE), PAGE, &d);
-		tap_ok(d.verdict == TLBP_WIDEN, "the cap wins over a larger threshold");
+		tap_ok(d.verdict == TLBP_WIDEN && d.reason == TLBP_WHY_CAP && d.entries == 60,
+		       "the cap wins over a larger threshold, and says so");
 		tap_eq(tlbp_policy_ceiling(&p), 50, "ceiling is the capped threshold");
 		p.enabled = false;
 		tap_eq(tlbp_policy_ceiling(&p), 33, "disabled: ceiling is the stock one");

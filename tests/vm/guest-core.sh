@@ -133,6 +133,25 @@ r64=$(grep -cE 'tlb_flush: pages:64 reason:(local mm|remote) shootdown' $TR/trac
 diag "threshold=$cap trace: 64-page flushes=$r64"
 check "threshold=cap: tracepoint shows 64-page flushes" [ "$r64" -ge 100 ]
 
+# tlbpath:decision, read through tracefs: what, how and why.
+decisions() {	# decisions THRESHOLD: trace 64-page mprotects at THRESHOLD
+	echo "$1" > $T/threshold
+	echo 0 > $TR/trace
+	echo 1 > $TR/events/tlbpath/decision/enable
+	taskset -c 0 mprotect -f 64 -l 20 -p 16 >/dev/null
+	echo 0 > $TR/events/tlbpath/decision/enable
+}
+check "the tlbpath:decision event exists in tracefs" test -e $TR/events/tlbpath/decision/format
+decisions 33
+check "tlbpath:decision: 64-page ranges widened, by the threshold, local" \
+	test "$(grep -c 'decision: .* entries=64 decision=widen reason=threshold remote=0' $TR/trace)" -ge 20
+decisions "$cap"
+check "tlbpath:decision: 64-page ranges kept at threshold=cap" \
+	test "$(grep -c 'decision: .* stride=12 entries=64 decision=perpage reason=threshold' $TR/trace)" -ge 20
+check "tlbpath:decision: whole-mm flushes are the caller's" \
+	sh -c "grep -q 'decision: .* end=0xffffffffffffffff .* decision=full reason=caller' $TR/trace"
+grep -m 2 'decision:' $TR/trace | sed 's/^ */# trace: /'
+
 # Remote: a second thread keeps the mm live on the other CPU.
 reset_counters
 mprotect -n 8 -l 50 -p 16 -t 1 >/dev/null
