@@ -10,6 +10,7 @@
 # make bench           the benchmark suite in QEMU (TCG), into bench/results/
 # make bench-quick     a tiny self-checking run of it (make check runs it)
 # make bench-host      the same workloads on this machine's kernel and CPU (root)
+# make deb             build/deb/tlbpath-dkms_<version>_all.deb (Debian DKMS package)
 
 KERNELRELEASE ?= $(shell uname -r)
 KDIR ?= /lib/modules/$(KERNELRELEASE)/build
@@ -23,7 +24,7 @@ TOOLS := scripts/tlbpath-geometry
 PREFIX ?= /usr/local
 
 .PHONY: all module install clean unit check check-long demo deps tools \
-	bench bench-quick bench-host
+	bench bench-quick bench-host deb
 
 all: module
 
@@ -70,6 +71,16 @@ bench-quick: deps
 
 bench-host:
 	bench/bench-host.sh
+
+# From the tracked module sources, in a scratch copy: dpkg-buildpackage
+# writes next to the source tree.
+deb:
+	rm -rf build/deb && mkdir -p build/deb/tlbpath-$(TLBPATH_VERSION)
+	git ls-files -z debian src include Kbuild Makefile dkms.conf LICENSE README.md | \
+		xargs -0 cp --parents -t build/deb/tlbpath-$(TLBPATH_VERSION)
+	cd build/deb/tlbpath-$(TLBPATH_VERSION) && dpkg-buildpackage -b -us -uc >../build.log 2>&1 || \
+		{ tail -n 30 ../build.log; exit 1; }
+	@ls build/deb/*.deb
 
 demo: deps
 	scripts/demo.sh
