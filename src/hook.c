@@ -45,7 +45,7 @@ static __always_inline void count_decision(const struct tlbp_decision *d,
 					   enum tlbp_counter pages)
 {
 	/* TLBP_*_PERPAGE, _WIDENED and _CALLER_FULL follow each other. */
-	tlbp_count(base + d->verdict);
+	tlbp_count(base + (int)d->verdict);
 	if (d->verdict == TLBP_PERPAGE) {
 		tlbp_count_add(pages, d->invalidations);
 		if (d->stock_full)
