@@ -241,3 +241,14 @@ check "unload removes the hooks" sh -c "! grep -q tlbp_ $TR/enabled_functions"
 check "module parameters: threshold=100 enabled=0 at load" \
 	sh -c "insmod /tlbpath.ko threshold=100 enabled=0 && [ \$(cat $T/threshold) = 100 ] && [ \$(cat $DBG) = $orig ] && rmmod tlbpath"
 check "ceiling restored after the second unload" [ "$(ceiling)" = "$orig" ]
+
+# modprobe with options from /etc/modprobe.d, the module where DKMS puts it
+# (busybox's modprobe and depmod stand in for kmod's here).
+mods=/lib/modules/$(uname -r)
+mkdir -p $mods/updates/dkms /etc/modprobe.d
+cp /tlbpath.ko $mods/updates/dkms/
+depmod
+echo "options tlbpath threshold=48 cap=256" > /etc/modprobe.d/tlbpath.conf
+check "modprobe tlbpath takes its options from /etc/modprobe.d" \
+	sh -c "modprobe tlbpath && [ \$(cat $T/threshold) = 48 ] && [ \$(cat $T/cap) = 256 ] &&
+	       [ \$(cat $DBG) = 48 ] && modprobe -r tlbpath && [ ! -e $T ]"
