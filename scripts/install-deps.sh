@@ -45,7 +45,7 @@ fi
 
 pkgs=(build-essential bc bison flex libelf-dev kmod cpio gzip
       qemu-system-x86 busybox-static dkms cpuid perl linux-source-6.1 xz-utils
-      stress-ng gnuplot-nox dh-dkms debhelper dpkg-dev sparse
+      stress-ng gnuplot-nox dh-dkms debhelper dpkg-dev sparse linux-perf
       linux-image-amd64 linux-headers-amd64)
 
 # Newest 6.12 image and headers from backports, by exact version.

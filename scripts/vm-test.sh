@@ -26,14 +26,16 @@ ko=$(build_module "$kver") || { echo "1..1"; echo "not ok 1 - build tlbpath for 
 TLBPATH_EXTRA_KO=$(build_test_modules "$kver") ||
 	{ echo "1..1"; echo "not ok 1 - build the test modules for $kver with W=1"; exit 1; }
 export TLBPATH_EXTRA_KO
-# A guest script that says "# needs: stress-ng" or "# needs: mm-selftests"
+# A guest script that says "# needs: stress-ng", "perf" or "mm-selftests"
 # gets them, laid over its root.
 extra="$work/extra-root"
 rm -rf "$extra"
 mkdir -p "$extra"
-if grep -q '^# needs: stress-ng' "$script"; then
-	stressng_root "$extra" || { echo "1..1"; echo "not ok 1 - pack stress-ng"; exit 1; }
-fi
+for prog in stress-ng perf; do
+	if grep -q "^# needs: .*\b$prog\b" "$script"; then
+		binary_root "$extra" $prog || { echo "1..1"; echo "not ok 1 - pack $prog"; exit 1; }
+	fi
+done
 if grep -q '^# needs: mm-selftests' "$script"; then
 	mm_selftests_root "$BUILD/mm-selftests" && cp -r "$BUILD/mm-selftests/." "$extra/" ||
 		{ echo "1..1"; echo "not ok 1 - build the kernel's mm selftests"; exit 1; }

@@ -68,18 +68,23 @@ build_guest_programs() {
 	echo "$out"
 }
 
-# stress-ng, its shared libraries and the dynamic loader, laid out at the
-# paths the binary asks for, to be laid over the initramfs root.
-stressng_root() {
+# binary_root ROOT PROGRAM: a host program, its shared libraries and the
+# dynamic loader, laid out at the paths it asks for under ROOT, to be laid
+# over the initramfs root (stress-ng, perf).
+binary_root() {
 	local root=$1 bin lib
-	bin=$(command -v stress-ng) || { echo "stress-ng is not installed (make deps)" >&2; return 1; }
-	rm -rf "$root"
+	bin=$(command -v "$2") || { echo "$2 is not installed (make deps)" >&2; return 1; }
 	mkdir -p "$root/bin"
-	cp "$bin" "$root/bin/stress-ng"
+	cp "$bin" "$root/bin/$2"
 	for lib in $(ldd "$bin" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }'); do
 		mkdir -p "$root$(dirname "$lib")"
 		cp -L "$lib" "$root$lib"
 	done
+}
+
+stressng_root() {
+	rm -rf "$1"
+	binary_root "$1" stress-ng
 }
 
 # The kernel's own mm selftests (Debian's linux-source-6.1), built static

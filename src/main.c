@@ -117,13 +117,12 @@ void tlbp_set_auto(void)
 	mutex_unlock(&tlbp_lock);
 }
 
-int tlbp_set_enabled(bool on)
+void tlbp_set_enabled(bool on)
 {
 	mutex_lock(&tlbp_lock);
 	WRITE_ONCE(tlbp_policy.enabled, on);
 	tlbp_apply_policy();
 	mutex_unlock(&tlbp_lock);
-	return 0;
 }
 
 static int __init tlbp_init(void)

@@ -67,9 +67,10 @@ static ssize_t enabled_store(struct kobject *k, struct kobj_attribute *a,
 	int ret;
 
 	ret = parse_u32(buf, len, 1, &v);
-	if (!ret)
-		ret = tlbp_set_enabled(v);
-	return ret ? ret : len;
+	if (ret)
+		return ret;
+	tlbp_set_enabled(v);
+	return len;
 }
 
 #define RO_U32(name, expr)						\

@@ -88,7 +88,7 @@ void tlbp_hooks_unregister(void);
 
 int tlbp_set_threshold(u32 t);
 void tlbp_set_auto(void);
-int tlbp_set_enabled(bool on);
+void tlbp_set_enabled(bool on);
 
 int tlbp_sysfs_init(void);
 void tlbp_sysfs_exit(void);

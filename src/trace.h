@@ -15,6 +15,15 @@
 #include <linux/tracepoint.h>
 #include "tlbpath/policy.h"
 
+/* So that user space (perf, trace-cmd) can print the names too. */
+TRACE_DEFINE_ENUM(TLBP_PERPAGE);
+TRACE_DEFINE_ENUM(TLBP_WIDEN);
+TRACE_DEFINE_ENUM(TLBP_CALLER_FULL);
+TRACE_DEFINE_ENUM(TLBP_WHY_THRESHOLD);
+TRACE_DEFINE_ENUM(TLBP_WHY_CAP);
+TRACE_DEFINE_ENUM(TLBP_WHY_CALLER);
+TRACE_DEFINE_ENUM(TLBP_WHY_DISABLED);
+
 TRACE_EVENT(decision,
 
 	TP_PROTO(const void *mm, unsigned long start, unsigned long end,
