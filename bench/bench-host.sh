@@ -23,6 +23,7 @@ set -euo pipefail
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-$TOP/build}
+. "$TOP/bench/conf.sh"
 RESULTS=${RESULTS:-$TOP/bench/results-host}
 REPS=${REPS:-5}
 SWEEP=${SWEEP:-0 1 2 4 8 16 32 64 128 256 512}
@@ -60,17 +61,7 @@ for src in "$TOP"/bench/*.c; do
 done
 
 conf="$BUILD/bench-host.conf"
-cat >"$conf" <<EOF
-REPS=$REPS
-SWEEP="$SWEEP"
-MPROTECT_ARGS="$MPROTECT_ARGS"
-MUNMAP_ARGS="$MUNMAP_ARGS"
-TLBMISS_ARGS="$TLBMISS_ARGS"
-TLBMISS_CONFIGS="$TLBMISS_CONFIGS"
-STRESSNG="$STRESSNG"
-STRESSNG_OPS=$STRESSNG_OPS
-STRESSNG_TIMEOUT=$STRESSNG_TIMEOUT
-EOF
+write_bench_conf "$conf"
 
 ncpu=${NCPU:-$(nproc)}
 model=$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1 | tr -d ',' | tr -s ' ')

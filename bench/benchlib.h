@@ -7,11 +7,13 @@
 #ifndef _TLBPATH_BENCHLIB_H
 #define _TLBPATH_BENCHLIB_H
 
+#include <errno.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
 static inline unsigned long long now_ns(void)
@@ -20,6 +22,18 @@ static inline unsigned long long now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+/* Anonymous read-write memory with extra mmap @flags, or die saying so. */
+static inline void *map_or_die(const char *prog, size_t len, int flags)
+{
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_ANONYMOUS | flags, -1, 0);
+
+	if (p == MAP_FAILED) {
+		fprintf(stderr, "%s: mmap of %zu bytes: %s\n", prog, len, strerror(errno));
+		exit(1);
+	}
+	return p;
 }
 
 static sigjmp_buf probe_env;

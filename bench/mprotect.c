@@ -147,14 +147,7 @@ static void check_contents(int range)
 
 static void *map(size_t len, int huge)
 {
-	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
-		       MAP_ANONYMOUS | MAP_SHARED | (huge ? MAP_HUGETLB : 0), -1, 0);
-
-	if (p == MAP_FAILED) {
-		fprintf(stderr, "mprotect: mmap of %zu bytes: %s\n", len, strerror(errno));
-		exit(1);
-	}
-	return p;
+	return map_or_die("mprotect", len, MAP_SHARED | (huge ? MAP_HUGETLB : 0));
 }
 
 int main(int argc, char **argv)

@@ -99,14 +99,7 @@ static void *worker_fn(void *arg)
 
 static void *map_anon(size_t len, int populate)
 {
-	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
-		       MAP_ANONYMOUS | MAP_PRIVATE | (populate ? MAP_POPULATE : 0), -1, 0);
-
-	if (p == MAP_FAILED) {
-		fprintf(stderr, "munmap: mmap of %zu bytes: %s\n", len, strerror(errno));
-		exit(1);
-	}
-	return p;
+	return map_or_die("munmap", len, MAP_PRIVATE | (populate ? MAP_POPULATE : 0));
 }
 
 /* A fresh anonymous mapping reads as zeros, wherever it landed. */

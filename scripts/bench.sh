@@ -35,6 +35,7 @@
 # every one).
 set -uo pipefail
 . "$(dirname "$0")/vmlib.sh"
+. "$TOP/bench/conf.sh"
 
 QUICK=${QUICK:-0}
 if [ "$QUICK" = 1 ]; then
@@ -141,20 +142,6 @@ bench_boot() {	# bench_boot KVER INITRD CPU SMP
 	return $ok
 }
 
-write_conf() {	# write_conf FILE
-	cat >"$1" <<EOF
-REPS=$REPS
-SWEEP="$SWEEP"
-MPROTECT_ARGS="$MPROTECT_ARGS"
-MUNMAP_ARGS="$MUNMAP_ARGS"
-TLBMISS_ARGS="$TLBMISS_ARGS"
-TLBMISS_CONFIGS="$TLBMISS_CONFIGS"
-STRESSNG="$STRESSNG"
-STRESSNG_OPS=$STRESSNG_OPS
-STRESSNG_TIMEOUT=$STRESSNG_TIMEOUT
-EOF
-}
-
 main() {
 	local series kver ko cpu smp t0 fail=0 boots=0 initrd
 	deps
@@ -163,7 +150,7 @@ main() {
 	rm -f "$RESULTS"/raw.csv "$RESULTS"/summary.csv "$RESULTS"/*.png "$RESULTS"/results.md
 	echo "kernel,cpu,vcpus,date,config,threshold,workload,param,metric,rep,value" >"$RESULTS/raw.csv"
 	stressng_root "$BUILD/bench/stressng-root" || die "bench: cannot pack stress-ng"
-	write_conf "$BUILD/bench/bench.conf"
+	write_bench_conf "$BUILD/bench/bench.conf"
 	{
 		echo "QEMU TCG (emulation, not hardware); $(qemu-system-x86_64 --version | head -n 1)"
 		echo "host: $(nproc) CPUs, $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1)"

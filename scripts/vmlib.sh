@@ -19,6 +19,14 @@ find_kernel() {
 	echo "$best"
 }
 
+# The Debian kernels the tests cover that are installed with headers.
+installed_kernels() {
+	local s
+	for s in 6.1 6.12; do
+		find_kernel "$s"
+	done | sed '/^$/d'
+}
+
 # build_kmod KVER NAME PATH...: build the module whose Kbuild and sources
 # are PATH... (copied, so each kernel gets its own build) with W=1; any
 # warning fails.  Prints the .ko's path.

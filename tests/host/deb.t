@@ -18,11 +18,7 @@ if ! command -v dpkg-buildpackage >/dev/null || ! command -v dh_dkms >/dev/null;
 	echo "1..0 # SKIP dpkg-dev or dh-dkms missing (make deps)"
 	exit 0
 fi
-kernels=()
-for s in 6.1 6.12; do
-	k=$(find_kernel "$s")
-	[ -n "$k" ] && kernels+=("$k")
-done
+mapfile -t kernels < <(installed_kernels)
 
 echo "1..$((4 + 2 * ${#kernels[@]}))"
 n=0

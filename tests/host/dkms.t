@@ -9,11 +9,7 @@ set -uo pipefail
 . "$(dirname "$0")/../../scripts/vmlib.sh"
 
 ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$TOP/dkms.conf")
-kernels=()
-for s in 6.1 6.12; do
-	k=$(find_kernel "$s")
-	[ -n "$k" ] && kernels+=("$k")
-done
+mapfile -t kernels < <(installed_kernels)
 if ! command -v dkms >/dev/null || [ ${#kernels[@]} = 0 ]; then
 	echo "1..0 # SKIP dkms or kernel headers missing (make deps)"
 	exit 0

@@ -9,11 +9,7 @@ if ! command -v sparse >/dev/null; then
 	echo "1..0 # SKIP sparse is not installed (make deps)"
 	exit 0
 fi
-kernels=()
-for s in 6.1 6.12; do
-	k=$(find_kernel "$s")
-	[ -n "$k" ] && kernels+=("$k")
-done
+mapfile -t kernels < <(installed_kernels)
 echo "1..${#kernels[@]}"
 n=0
 for k in "${kernels[@]}"; do
