@@ -8,6 +8,7 @@
 set -uo pipefail
 . "$(dirname "$0")/../../scripts/vmlib.sh"
 cd "$TOP"
+mkdir -p "$BUILD"
 
 ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
 if dpkg-query -W -f='${Status}' tlbpath-dkms 2>/dev/null | grep -q installed; then

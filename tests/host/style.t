@@ -25,7 +25,12 @@ echo "1..$(echo "$files" | wc -w)"
 n=0
 for f in $files; do
 	n=$((n + 1))
-	out=$("$dir/linux-source-6.1/scripts/checkpatch.pl" --no-tree --strict --terse -f "$f" 2>&1 | grep -v '^total:')
+	# TRACE_EVENT's layout trips two layout checks, in the kernel's own
+	# include/trace/events/*.h as well; everything else is checked there too.
+	ignore=
+	[ "$f" = src/trace.h ] && ignore="--ignore PARENTHESIS_ALIGNMENT,OPEN_ENDED_LINE"
+	out=$("$dir/linux-source-6.1/scripts/checkpatch.pl" --no-tree --strict --terse $ignore \
+		-f "$f" 2>&1 | grep -v '^total:')
 	if [ -z "$out" ]; then
 		echo "ok $n - checkpatch --strict $f"
 	else
