@@ -406,10 +406,9 @@ static bool plausible(const struct tlbp_geometry *g)
 	return !l2 || l1 <= l2;
 }
 
-void tlbp_parse_geometry(const struct tlbp_cpuid *c, struct tlbp_geometry *g)
+/* No TLB known: every count 0, source none. */
+static void clear_entries(struct tlbp_geometry *g)
 {
-	static struct tlb_list zero;
-	struct tlb_list l = zero;
 	unsigned int s;
 
 	for (s = 0; s < TLBP_NR_SIZES; s++) {
@@ -418,6 +417,14 @@ void tlbp_parse_geometry(const struct tlbp_cpuid *c, struct tlbp_geometry *g)
 		g->l2[s] = 0;
 	}
 	g->source = TLBP_SRC_NONE;
+}
+
+void tlbp_parse_geometry(const struct tlbp_cpuid *c, struct tlbp_geometry *g)
+{
+	struct tlb_list l;
+
+	l.n = 0;	/* entries are written before they are read */
+	clear_entries(g);
 	g->hypervisor = !!(c->leaf1_ecx & 0x80000000u);
 
 	if (c->vendor == TLBP_VENDOR_AMD) {
@@ -442,12 +449,6 @@ void tlbp_parse_geometry(const struct tlbp_cpuid *c, struct tlbp_geometry *g)
 	}
 	fold(&l, g);
 
-	if (g->hypervisor && !plausible(g)) {
-		for (s = 0; s < TLBP_NR_SIZES; s++) {
-			g->l1d[s] = 0;
-			g->l1i[s] = 0;
-			g->l2[s] = 0;
-		}
-		g->source = TLBP_SRC_NONE;
-	}
+	if (g->hypervisor && !plausible(g))
+		clear_entries(g);
 }

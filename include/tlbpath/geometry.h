@@ -115,7 +115,4 @@ struct tlbp_desc {
 
 const struct tlbp_desc *tlbp_leaf2_desc(u8 code);
 
-/* Leaf 2 descriptor meaning "no TLB information here, use leaf 0x18". */
-#define TLBP_LEAF2_USE_LEAF18	0xfe
-
 #endif /* _TLBPATH_GEOMETRY_H */
