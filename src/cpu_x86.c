@@ -42,7 +42,7 @@ static int tlbp_cpu_online(unsigned int cpu)
 		per_cpu(tlbp_cpu_geo, cpu) = g;
 		WRITE_ONCE(per_cpu(tlbp_cpu_default, cpu),
 			   tlbp_default_threshold(&g, tlbp_policy.cap));
-		tlbp_geometry_changed();
+		tlbp_geometry_changed(cpu);
 	}
 	kfree(raw);
 	return ret;
@@ -55,7 +55,7 @@ static int tlbp_cpu_offline(unsigned int cpu)
 
 	per_cpu(tlbp_cpu_geo, cpu) = none;
 	WRITE_ONCE(per_cpu(tlbp_cpu_default, cpu), 0);
-	tlbp_geometry_changed();
+	tlbp_geometry_changed(cpu);
 	return 0;
 }
 
@@ -81,15 +81,4 @@ void tlbp_geometry_exit(void)
 unsigned int tlbp_boot_cpu(void)
 {
 	return cpu_online(0) ? 0 : cpumask_first(cpu_online_mask);
-}
-
-/* The largest per-CPU default: what the kernel's ceiling must allow. */
-u32 tlbp_max_default(void)
-{
-	u32 max = 0;
-	int cpu;
-
-	for_each_online_cpu(cpu)
-		max = max_t(u32, max, READ_ONCE(per_cpu(tlbp_cpu_default, cpu)));
-	return max;
 }

@@ -29,6 +29,10 @@ static unsigned int cap = TLBP_CAP_DEFAULT;
 module_param(cap, uint, 0444);
 MODULE_PARM_DESC(cap, "Hard limit for threshold, in pages (1-" __stringify(TLBP_CAP_LIMIT) ")");
 
+static bool calibrate = true;
+module_param(calibrate, bool, 0444);
+MODULE_PARM_DESC(calibrate, "Measure flush and refill costs at load (0: the geometry's default decides)");
+
 /* Only the refusal tests change this: a name that cannot be found. */
 static char *ceiling_symbol = "tlb_single_page_flush_ceiling";
 module_param(ceiling_symbol, charp, 0444);
@@ -78,23 +82,52 @@ static void tlbp_apply_policy(void)
 	if (!tlbp_live)
 		return;
 	p.threshold = tlbp_threshold_now();
+	p.model = NULL;
 	tlbp_ceiling_set = tlbp_policy_ceiling(&p);
 	tlbp_ceiling_write(tlbp_ceiling_set);
 }
 
-/* The threshold in force: the admin's, or the largest per-CPU default. */
+/*
+ * The threshold in force: the admin's, or in auto mode the most entries
+ * any online CPU may keep, from its model (the largest footprint) or,
+ * uncalibrated, its geometry's default.
+ */
 u32 tlbp_threshold_now(void)
 {
-	return READ_ONCE(tlbp_auto) ? tlbp_max_default() :
-				      READ_ONCE(tlbp_policy.threshold);
+	struct tlbp_policy p = tlbp_policy;
+	u32 max = 0;
+	int cpu;
+
+	if (!READ_ONCE(tlbp_auto))
+		return READ_ONCE(tlbp_policy.threshold);
+	p.enabled = true;
+	for_each_online_cpu(cpu) {
+		p.threshold = READ_ONCE(per_cpu(tlbp_cpu_default, cpu));
+		p.model = READ_ONCE(tlbp_calibrated) ? &per_cpu(tlbp_cpu_model, cpu) : NULL;
+		max = max(max, tlbp_policy_ceiling(&p));
+	}
+	return max;
 }
 
-/* A CPU came online (or was read at load): its default may be new. */
-void tlbp_geometry_changed(void)
+/* A CPU came online (or was read at load), or went: its model may be new. */
+void tlbp_geometry_changed(unsigned int cpu)
 {
 	mutex_lock(&tlbp_lock);
+	tlbp_model_refresh_cpu(cpu);
 	tlbp_apply_policy();
 	mutex_unlock(&tlbp_lock);
+}
+
+/* Measure again (sysfs calibration/run), and follow the new costs. */
+int tlbp_recalibrate(void)
+{
+	int ret;
+
+	mutex_lock(&tlbp_lock);
+	ret = tlbp_calibrate();
+	tlbp_apply_policy();
+	mutex_unlock(&tlbp_lock);
+	return ret;
 }
 
 int tlbp_set_threshold(u32 t)
@@ -150,6 +183,14 @@ static int __init tlbp_init(void)
 		return ret;
 	}
 
+	if (calibrate) {
+		mutex_lock(&tlbp_lock);
+		ret = tlbp_calibrate();
+		mutex_unlock(&tlbp_lock);
+		if (ret)
+			pr_warn("calibration failed (%d): the geometry's default decides\n", ret);
+	}
+
 	/* Passive until tlbp_live: the hooks only note where they run. */
 	ret = tlbp_hooks_register();
 	if (ret)
@@ -185,8 +226,12 @@ static int __init tlbp_init(void)
 		tlbp_geo_source_name(boot->source),
 		boot->hypervisor ? " under a hypervisor" : "",
 		boot->l1d[TLBP_4K], boot->l2[TLBP_4K], tlbp_threshold_now(),
-		tlbp_auto ? " (from geometry)" : "", tlbp_policy.stock, cap,
-		enabled ? "" : ", disabled");
+		!tlbp_auto ? "" : tlbp_calibrated ? " (calibrated, largest footprint)" :
+		" (from geometry)", tlbp_policy.stock, cap, enabled ? "" : ", disabled");
+	if (tlbp_calibrated)
+		pr_info("calibrated on CPU %u: invlpg %u, full flush %u, refill %u, hit %u TSC cycles; reach %u pages\n",
+			tlbp_cal.cpu, tlbp_costs.invlpg, tlbp_costs.full, tlbp_costs.refill,
+			tlbp_cal.hit, tlbp_costs.reach);
 	return 0;
 
 fail_hooks:

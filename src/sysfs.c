@@ -8,6 +8,8 @@
  *   kernel_ceiling              load, and its value now
  *   geometry/                   the boot CPU's entries per level and page
  *                               size, source; by_cpu: every distinct one
+ *   calibration/                measured costs, the boot CPU's model
+ *                               limits, and run (write 1: measure again)
  *   counters/                   per-path counters, and reset (write 1)
  */
 #include <linux/cpu.h>
@@ -185,6 +187,60 @@ static const struct attribute_group geometry_group = {
 	.attrs = geometry_attrs,
 };
 
+/* calibration/ */
+
+#define BOOT_MODEL	(&per_cpu(tlbp_cpu_model, tlbp_boot_cpu()))
+
+RO_U32(invlpg_cycles, tlbp_costs.invlpg);
+RO_U32(full_cycles, tlbp_costs.full);
+RO_U32(refill_cycles, tlbp_costs.refill);
+RO_U32(refill_invlpg_cycles, tlbp_cal.refill_invlpg);
+RO_U32(hit_cycles, tlbp_cal.hit);
+RO_U32(reach, tlbp_costs.reach);
+RO_U32(cpu, tlbp_cal.cpu);
+RO_U32(runs, tlbp_cal.runs);
+RO_U32(limit_4k, BOOT_MODEL->limit[TLBP_4K]);
+RO_U32(limit_2m, BOOT_MODEL->limit[TLBP_2M]);
+RO_U32(limit_1g, BOOT_MODEL->limit[TLBP_1G]);
+
+static ssize_t status_show(struct kobject *k, struct kobj_attribute *a, char *buf)
+{
+	if (!tlbp_cal.runs)
+		return sysfs_emit(buf, "off\n");
+	if (tlbp_cal.status)
+		return sysfs_emit(buf, "failed %d\n", tlbp_cal.status);
+	return sysfs_emit(buf, "ok\n");
+}
+
+static ssize_t run_store(struct kobject *k, struct kobj_attribute *a,
+			 const char *buf, size_t len)
+{
+	u32 v;
+	int ret;
+
+	if (parse_u32(buf, len, 1, &v) || v != 1)
+		return -EINVAL;
+	ret = tlbp_recalibrate();
+	return ret ? ret : len;
+}
+
+static struct kobj_attribute status_attr = __ATTR_RO(status);
+static struct kobj_attribute run_attr = __ATTR_WO(run);
+
+static struct attribute *calibration_attrs[] = {
+	&invlpg_cycles_attr.attr, &full_cycles_attr.attr,
+	&refill_cycles_attr.attr, &refill_invlpg_cycles_attr.attr,
+	&hit_cycles_attr.attr, &reach_attr.attr, &cpu_attr.attr,
+	&runs_attr.attr, &limit_4k_attr.attr, &limit_2m_attr.attr,
+	&limit_1g_attr.attr, &status_attr.attr, &run_attr.attr,
+	NULL,
+};
+
+static const struct attribute_group calibration_group = {
+	.name = "calibration",
+	.attrs = calibration_attrs,
+};
+
 /* counters/ */
 
 struct counter_attr {
@@ -240,7 +296,7 @@ static const struct attribute_group counters_group = {
 };
 
 static const struct attribute_group *groups[] = {
-	&top_group, &geometry_group, &counters_group, NULL,
+	&top_group, &geometry_group, &calibration_group, &counters_group, NULL,
 };
 
 int tlbp_sysfs_init(void)

@@ -62,8 +62,7 @@ DECLARE_PER_CPU(u32, tlbp_cpu_default);
 int tlbp_geometry_init(void);
 void tlbp_geometry_exit(void);
 unsigned int tlbp_boot_cpu(void);
-u32 tlbp_max_default(void);
-void tlbp_geometry_changed(void);
+void tlbp_geometry_changed(unsigned int cpu);
 u32 tlbp_threshold_now(void);
 
 /* The kernel's tlb_single_page_flush_ceiling, resolved at load. */
@@ -85,6 +84,28 @@ int tlbp_hooks_register(void);
 int tlbp_hooks_selftest(void);
 unsigned long tlbp_hook_ip(enum tlbp_hook_id id);
 void tlbp_hooks_unregister(void);
+
+/*
+ * Calibration (calibrate.c): the measured costs, and each CPU's model
+ * built from them and its geometry.  The hook uses the model while
+ * tlbp_auto and tlbp_calibrated are set.
+ */
+struct tlbp_cal_info {
+	int status;		/* 0 or the -errno of the last run */
+	unsigned int runs;	/* 0: never calibrated (calibrate=0) */
+	unsigned int cpu;	/* where it ran */
+	u32 hit;		/* cycles per access that hits the TLB */
+	u32 refill_invlpg;	/* refill after INVLPG: a cross-check */
+};
+
+extern struct tlbp_costs tlbp_costs;
+extern struct tlbp_cal_info tlbp_cal;
+extern bool tlbp_calibrated;
+DECLARE_PER_CPU(struct tlbp_model, tlbp_cpu_model);
+
+int tlbp_calibrate(void);
+void tlbp_model_refresh_cpu(unsigned int cpu);
+int tlbp_recalibrate(void);
 
 int tlbp_set_threshold(u32 t);
 void tlbp_set_auto(void);

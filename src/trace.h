@@ -23,6 +23,8 @@ TRACE_DEFINE_ENUM(TLBP_WHY_THRESHOLD);
 TRACE_DEFINE_ENUM(TLBP_WHY_CAP);
 TRACE_DEFINE_ENUM(TLBP_WHY_CALLER);
 TRACE_DEFINE_ENUM(TLBP_WHY_DISABLED);
+TRACE_DEFINE_ENUM(TLBP_WHY_STOCK);
+TRACE_DEFINE_ENUM(TLBP_WHY_MODEL);
 
 TRACE_EVENT(decision,
 
@@ -65,7 +67,9 @@ TRACE_EVENT(decision,
 				   { TLBP_WHY_THRESHOLD, "threshold" },
 				   { TLBP_WHY_CAP, "cap" },
 				   { TLBP_WHY_CALLER, "caller" },
-				   { TLBP_WHY_DISABLED, "disabled" }),
+				   { TLBP_WHY_DISABLED, "disabled" },
+				   { TLBP_WHY_STOCK, "stock" },
+				   { TLBP_WHY_MODEL, "model" }),
 		  __entry->remote)
 );
 

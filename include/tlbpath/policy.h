@@ -19,12 +19,42 @@
 #define TLBP_CAP_DEFAULT	512
 #define TLBP_CAP_LIMIT		4096
 
+/*
+ * Costs measured at load (calibrate.c), in TSC cycles; 0: not measured.
+ */
+struct tlbp_costs {
+	u32 invlpg;	/* invalidating one present entry */
+	u32 full;	/* one full local flush */
+	u32 refill;	/* refilling one translation after a flush */
+	u32 reach;	/* pages the TLB held in a timing probe; 0: not probed */
+};
+
+/*
+ * The break-even model of one CPU, precomputed from its geometry and the
+ * calibrated costs (tlbp_model_init()) so that deciding only multiplies.
+ */
+struct tlbp_model {
+	u32 keep;			/* per kept entry: invlpg + refill */
+	u32 full;			/* one full flush */
+	u32 refill;			/* one translation lost to a full flush */
+	u32 reach[TLBP_NR_SIZES];	/* translations a full flush can empty */
+	u32 limit[TLBP_NR_SIZES];	/* most entries kept, footprint unbounded */
+};
+
 struct tlbp_policy {
 	u32 threshold;	/* most entries still invalidated one by one */
 	u32 cap;	/* threshold never exceeds this */
 	u32 stock;	/* the kernel's own ceiling, as found at load */
 	bool enabled;	/* false: decide exactly as the stock kernel does */
+	/*
+	 * Non-NULL: the calibrated model decides (threshold unused); ranges
+	 * of up to stock entries are always kept, as the stock kernel does.
+	 */
+	const struct tlbp_model *model;
 };
+
+/* The footprint of a flush whose address space is not known (kernel). */
+#define TLBP_FOOTPRINT_UNKNOWN	(~0UL)
 
 enum tlbp_verdict {
 	TLBP_PERPAGE,		/* keep the caller's range */
@@ -38,6 +68,8 @@ enum tlbp_reason {
 	TLBP_WHY_CAP,		/* the cap, below the threshold */
 	TLBP_WHY_CALLER,	/* the caller asked for a full flush */
 	TLBP_WHY_DISABLED,	/* enabled=0: the stock ceiling */
+	TLBP_WHY_STOCK,		/* model: within the stock ceiling, kept */
+	TLBP_WHY_MODEL,		/* model: the break-even of the costs */
 };
 
 struct tlbp_decision {
@@ -49,13 +81,18 @@ struct tlbp_decision {
 	unsigned long invalidations;
 };
 
+/* @footprint: resident pages of the address space, or TLBP_FOOTPRINT_UNKNOWN. */
 void tlbp_decide(const struct tlbp_policy *p, unsigned long start,
 		 unsigned long end, unsigned int stride_shift,
-		 struct tlbp_decision *d);
+		 unsigned long footprint, struct tlbp_decision *d);
 
 /* The per-page count the kernel's own ceiling must allow for @p. */
 u32 tlbp_policy_ceiling(const struct tlbp_policy *p);
 
 u32 tlbp_default_threshold(const struct tlbp_geometry *g, u32 cap);
+
+/* False (and @m unusable) when @c holds no usable measurement. */
+bool tlbp_model_init(struct tlbp_model *m, const struct tlbp_geometry *g,
+		     const struct tlbp_costs *c, u32 cap);
 
 #endif /* _TLBPATH_POLICY_H */

@@ -20,7 +20,7 @@ static struct tlbp_decision decide(u32 threshold, bool enabled,
 	};
 	struct tlbp_decision d;
 
-	tlbp_decide(&p, start, end, stride, &d);
+	tlbp_decide(&p, start, end, stride, TLBP_FOOTPRINT_UNKNOWN, &d);
 	return d;
 }
 
@@ -29,6 +29,116 @@ static struct tlbp_geometry geo(u32 l1d, bool hv)
 	struct tlbp_geometry g = { .l1d = { l1d }, .hypervisor = hv };
 
 	return g;
+}
+
+/*
+ * A Skylake client core (leaf 2: 64-entry 4K L1 dTLB, 32 2M, 4 1G;
+ * 1536-entry STLB for 4K and 2M, 16 1G) with costs of the order the 2014
+ * ceiling commit reports: INVLPG 150 cycles, a full flush 500, a refill
+ * from a page walk 30.
+ */
+static struct tlbp_model skl;
+
+static const struct tlbp_geometry skl_geo = {
+	.l1d = { 64, 32, 4 }, .l2 = { 1536, 1536, 16 },
+	.source = TLBP_SRC_LEAF2,
+};
+
+static const struct tlbp_costs skl_costs = {
+	.invlpg = 150, .full = 500, .refill = 30,
+};
+
+static struct tlbp_decision model_decide(const struct tlbp_model *m, u32 cap,
+					 unsigned long n, unsigned int stride,
+					 unsigned long footprint)
+{
+	const unsigned long base = 0x7f0000000000ul;
+	struct tlbp_policy p = {
+		.cap = cap, .stock = TLBP_STOCK_CEILING, .enabled = true,
+		.model = m,
+	};
+	struct tlbp_decision d;
+
+	tlbp_decide(&p, base, base + (n << stride), stride, footprint, &d);
+	return d;
+}
+
+#define MODEL_TESTS 22
+
+static void model_tests(void)
+{
+	const struct tlbp_costs none = { 0 };
+	struct tlbp_geometry vm = { .source = TLBP_SRC_NONE };
+	struct tlbp_costs vm_costs = { .invlpg = 600, .full = 4000, .refill = 400 };
+	struct tlbp_policy p = { .cap = 512, .stock = 33, .enabled = true };
+	struct tlbp_model m;
+	struct tlbp_decision d;
+	const unsigned long big = 1ul << 30;
+
+	tap_ok(!tlbp_model_init(&m, &skl_geo, &none, 512),
+	       "no measured costs: no model");
+	tap_ok(tlbp_model_init(&skl, &skl_geo, &skl_costs, 512),
+	       "Skylake costs give a model");
+	/* (500 + (64 + 1536) * 30) / (150 + 30) = 48500 / 180 = 269 */
+	tap_eq(skl.limit[TLBP_4K], 269, "Skylake 4K: full footprint keeps up to 269");
+	/* (500 + (32 + 1536) * 30) / 180 = 264 */
+	tap_eq(skl.limit[TLBP_2M], 264, "Skylake 2M: judged against the 2M TLB");
+	/* (500 + 20 * 30) / 180 = 6 */
+	tap_eq(skl.limit[TLBP_1G], 6, "Skylake 1G: a 20-entry TLB keeps few");
+
+	d = model_decide(&skl, 512, 33, 12, 10);
+	tap_ok(d.verdict == TLBP_PERPAGE && d.reason == TLBP_WHY_STOCK,
+	       "33 pages are kept as the stock kernel keeps them, whatever the footprint");
+	d = model_decide(&skl, 512, 34, 12, 10);
+	tap_ok(d.verdict == TLBP_WIDEN && d.reason == TLBP_WHY_MODEL,
+	       "34 pages of a 10-page process: a full flush is cheaper");
+	d = model_decide(&skl, 512, 269, 12, big);
+	tap_ok(d.verdict == TLBP_PERPAGE && d.reason == TLBP_WHY_MODEL,
+	       "269 pages of a large process: kept");
+	d = model_decide(&skl, 512, 270, 12, big);
+	tap_ok(d.verdict == TLBP_WIDEN, "270 pages of a large process: widened");
+	/* 50 * 180 = 9000 <= 500 + H * 30 from H = 284 on */
+	d = model_decide(&skl, 512, 50, 12, 284);
+	tap_ok(d.verdict == TLBP_PERPAGE, "50 pages, 284 resident: kept");
+	d = model_decide(&skl, 512, 50, 12, 283);
+	tap_ok(d.verdict == TLBP_WIDEN, "50 pages, 283 resident: widened");
+	d = model_decide(&skl, 512, 50, 12, 1ul << 40);
+	tap_ok(d.verdict == TLBP_PERPAGE, "a footprint beyond the TLB counts as the TLB");
+
+	/* 40 entries of 2M: 7200 <= 500 + H * 30 needs H >= 224 2M pages. */
+	d = model_decide(&skl, 512, 40, 21, 224ul << 9);
+	tap_ok(d.verdict == TLBP_PERPAGE, "2M stride: footprint counted in 2M pages, kept");
+	d = model_decide(&skl, 512, 40, 21, 223ul << 9);
+	tap_ok(d.verdict == TLBP_WIDEN, "2M stride: one 2M page fewer, widened");
+	d = model_decide(&skl, 512, 40, 12, 224ul << 9);
+	tap_ok(d.verdict == TLBP_PERPAGE, "the same footprint at 4K stride keeps 40 pages");
+
+	d = model_decide(&skl, 100, 101, 12, big);
+	tap_ok(d.verdict == TLBP_WIDEN && d.reason == TLBP_WHY_CAP,
+	       "the cap bounds the model");
+	p.model = &skl;
+	tap_eq(tlbp_policy_ceiling(&p), 269, "ceiling: the largest limit of any size");
+	p.cap = 100;
+	tap_eq(tlbp_policy_ceiling(&p), 100, "ceiling: capped");
+	p.enabled = false;
+	tap_eq(tlbp_policy_ceiling(&p), 33, "ceiling: disabled is stock, model or not");
+
+	/* A VM reports no TLB: the timing probe's reach decides alone. */
+	vm_costs.reach = 1024;
+	tlbp_model_init(&m, &vm, &vm_costs, 512);
+	/* (4000 + 1024 * 400) / 1000 = 413 */
+	tap_ok(m.limit[TLBP_4K] == 413 && m.limit[TLBP_2M] == 413,
+	       "VM without geometry: the probed reach stands for every size (got %u)",
+	       m.limit[TLBP_4K]);
+	vm_costs.reach = 0;
+	tlbp_model_init(&m, &vm, &vm_costs, 512);
+	p.cap = 512;
+	p.enabled = true;
+	p.model = &m;
+	tap_eq(tlbp_policy_ceiling(&p), 33,
+	       "VM without geometry or probe: never above stock");
+	d = model_decide(&m, 512, 34, 12, big);
+	tap_ok(d.verdict == TLBP_WIDEN, "VM without geometry or probe: 34 pages widened");
 }
 
 int main(void)
@@ -40,7 +150,8 @@ int main(void)
 	unsigned int i, k;
 	int bad;
 
-	tap_plan(8 + 3 * 7 + 13 + 1);
+	tap_plan(8 + 3 * 7 + 13 + 1 + MODEL_TESTS + 1);
+	model_tests();
 
 	g = geo(64, false);
 	tap_eq(tlbp_default_threshold(&g, 512), 33, "64-entry L1 dTLB gives the stock 33");
@@ -109,7 +220,7 @@ int main(void)
 		struct tlbp_policy p = { .threshold = 100, .cap = 50,
 					 .stock = 33, .enabled = true };
 
-		tlbp_decide(&p, base, base + (60ul << PAGE), PAGE, &d);
+		tlbp_decide(&p, base, base + (60ul << PAGE), PAGE, TLBP_FOOTPRINT_UNKNOWN, &d);
 		tap_ok(d.verdict == TLBP_WIDEN && d.reason == TLBP_WHY_CAP && d.entries == 60,
 		       "the cap wins over a larger threshold, and says so");
 		tap_eq(tlbp_policy_ceiling(&p), 50, "ceiling is the capped threshold");
@@ -123,7 +234,8 @@ int main(void)
 	/*
 	 * Properties over random requests: a kept range never exceeds the
 	 * limit, a widened one always does, and the kernel's own check
-	 * ((end - start) >> stride > ceiling) agrees with every decision.
+	 * ((end - start) >> stride > ceiling) agrees with every decision
+	 * (the model may widen below the ceiling, never keep above it).
 	 */
 	srand(2);
 	bad = 0;
@@ -131,6 +243,7 @@ int main(void)
 		struct tlbp_policy p = {
 			.threshold = rand() % 600, .cap = TLBP_CAP_DEFAULT,
 			.stock = 33, .enabled = rand() & 1,
+			.model = (rand() & 1) ? &skl : NULL,
 		};
 		unsigned int s = strides[rand() % 3];
 		unsigned long start = base + ((unsigned long)rand() << PAGE);
@@ -139,13 +252,35 @@ int main(void)
 		unsigned long n = (end - start) >> s;
 		bool kernel_full;
 
-		tlbp_decide(&p, start, end, s, &d);
+		tlbp_decide(&p, start, end, s, (unsigned long)rand() % 100000, &d);
 		kernel_full = n > tlbp_policy_ceiling(&p);
-		if ((d.verdict == TLBP_PERPAGE) == kernel_full ||
+		/* The model may widen below the ceiling, never keep above it. */
+		if ((d.verdict == TLBP_PERPAGE && kernel_full) ||
+		    (!p.model && d.verdict == TLBP_WIDEN && !kernel_full) ||
 		    (d.verdict == TLBP_PERPAGE && d.invalidations > TLBP_CAP_DEFAULT + 1))
 			bad++;
 	}
 	tap_eq(bad, 0, "200000 random requests: kernel ceiling agrees with every decision");
+
+	bad = 0;
+	for (i = 0; i < 200000; i++) {
+		struct tlbp_policy p = {
+			.cap = TLBP_CAP_DEFAULT, .stock = 33, .enabled = true,
+			.model = &skl,
+		};
+		unsigned int s = strides[rand() % 3];
+		unsigned long n = rand() % 700, f = rand() % 100000;
+		struct tlbp_decision more;
+
+		/* Keeping is monotonic: fewer entries or more footprint never widen. */
+		tlbp_decide(&p, base, base + (n << s), s, f, &d);
+		tlbp_decide(&p, base, base + ((n ? n - 1 : 0) << s), s, f + rand() % 5000, &more);
+		if (d.verdict == TLBP_PERPAGE && more.verdict != TLBP_PERPAGE)
+			bad++;
+		if (n <= 33 && d.verdict != TLBP_PERPAGE)
+			bad++;
+	}
+	tap_eq(bad, 0, "model: monotonic in entries and footprint, never below stock");
 
 	return tap_done();
 }

@@ -36,7 +36,11 @@ for f in threshold enabled cap default_threshold stock_ceiling kernel_ceiling \
 	 counters/user_pages counters/user_remote counters/user_local \
 	 counters/kernel_perpage counters/kernel_widened counters/kernel_caller_full \
 	 counters/kernel_pages counters/kept_where_stock_full \
-	 counters/full_where_stock_kept counters/reset; do
+	 counters/full_where_stock_kept counters/reset \
+	 calibration/invlpg_cycles calibration/full_cycles calibration/refill_cycles \
+	 calibration/refill_invlpg_cycles calibration/hit_cycles calibration/reach \
+	 calibration/cpu calibration/runs calibration/status calibration/run \
+	 calibration/limit_4k calibration/limit_2m calibration/limit_1g; do
 	[ -e $T/$f ] || notok "sysfs file $f exists"
 done
 ok "sysfs files exist"
@@ -68,10 +72,56 @@ else
 fi
 
 check "stock_ceiling is the ceiling found at load" [ "$(cat $T/stock_ceiling)" = "$orig" ]
+
+# Calibration ran at load; its model decides in auto mode.
+C=$T/calibration
+cal() { cat $C/$1; }
+diag "calibration: cpu $(cal cpu) invlpg $(cal invlpg_cycles) full $(cal full_cycles) refill $(cal refill_cycles) (after invlpg $(cal refill_invlpg_cycles)) hit $(cal hit_cycles) reach $(cal reach) limits $(cal limit_4k)/$(cal limit_2m)/$(cal limit_1g)"
+check "calibration ran at load (status ok, 1 run)" [ "$(cal status)" = ok -a "$(cal runs)" = 1 ]
+check "calibration measured every cost" \
+	[ "$(cal invlpg_cycles)" -gt 0 -a "$(cal full_cycles)" -gt 0 -a "$(cal refill_cycles)" -gt 0 ]
+check "a refill costs more than a hit" [ "$(cal refill_cycles)" -gt "$(cal hit_cycles)" ]
+check "the probe found the TLB's reach (geometry unknown here)" [ "$(cal reach)" -ge 64 ]
+# The break-even at full footprint, (full + reach * refill) / (invlpg + refill), capped.
+cap=$(cat $T/cap)
+want=$(( ($(cal full_cycles) + $(cal reach) * $(cal refill_cycles)) / ($(cal invlpg_cycles) + $(cal refill_cycles)) ))
+[ $want -gt $cap ] && want=$cap
+check "limit_4k is the model's break-even ($want)" [ "$(cal limit_4k)" = "$want" ]
 thr=$(cat $T/threshold)
-check "threshold defaults to default_threshold" [ "$thr" = "$(cat $T/default_threshold)" ]
-check "threshold comes from the geometry (threshold_auto=1)" [ "$(cat $T/threshold_auto)" = 1 ]
+want=$orig
+for l in $(cal limit_4k) $(cal limit_2m) $(cal limit_1g); do [ $l -gt $want ] && want=$l; done
+[ $want -gt $cap ] && want=$cap
+check "threshold (auto) is the largest model limit or stock ($want)" [ "$thr" = "$want" ]
+check "threshold_auto=1" [ "$(cat $T/threshold_auto)" = 1 ]
 check "kernel ceiling follows the threshold" [ "$(ceiling)" = "$thr" ]
+
+# Footprint: 400-page ranges in a 1 MiB process and in a 64 MiB one.  Keeping
+# wins when 400 * (invlpg + refill) <= full + H * refill, H the resident pages
+# (capped by the reach): that takes H >= need.
+need=$(( (400 * ($(cal invlpg_cycles) + $(cal refill_cycles)) - $(cal full_cycles)) / $(cal refill_cycles) ))
+diag "400-page ranges are kept from $need resident pages on"
+if [ "$need" -gt 700 ] && [ "$need" -lt "$(cal reach)" ] && [ "$thr" -ge 400 ]; then
+	echo 0 > $TR/trace
+	echo 1 > $TR/events/tlbpath/decision/enable
+	taskset -c 0 mprotect -f 400 -l 10 -p 16 -s 1 >/dev/null
+	small=$(grep -c 'entries=400 decision=widen reason=model' $TR/trace)
+	echo 0 > $TR/trace
+	taskset -c 0 mprotect -f 400 -l 10 -p 16 -s 64 >/dev/null
+	echo 0 > $TR/events/tlbpath/decision/enable
+	large=$(grep -c 'entries=400 decision=perpage reason=model' $TR/trace)
+	diag "400-page ranges: widened in 1 MiB: $small, kept in 64 MiB: $large"
+	check "model: a small footprint widens 400-page ranges" [ "$small" -ge 10 ]
+	check "model: a large footprint keeps them" [ "$large" -ge 10 ]
+else
+	skip "costs put the 400-page break-even at $need pages: no clean footprint test"
+	skip "costs put the 400-page break-even at $need pages: no clean footprint test"
+fi
+echo 0 > $TR/trace
+echo 1 > $TR/events/tlbpath/decision/enable
+taskset -c 0 mprotect -f 33 -l 10 -p 16 -s 1 >/dev/null
+echo 0 > $TR/events/tlbpath/decision/enable
+check "model: 33 pages are kept as stock keeps them" \
+	test "$(grep -c 'entries=33 decision=perpage reason=stock' $TR/trace)" -ge 10
 
 grep -q 'flush_tlb_mm_range.*tlbp_mm_range_cb' $TR/enabled_functions &&
 grep -q 'flush_tlb_kernel_range.*tlbp_kernel_range_cb' $TR/enabled_functions
@@ -197,8 +247,17 @@ check "reset rejects '0'" sh -c "! echo 0 > $T/counters/reset 2>/dev/null"
 check "threshold accepts a trailing newline" sh -c "echo 40 > $T/threshold && [ \$(cat $T/threshold) = 40 ]"
 check "a written threshold clears threshold_auto" [ "$(cat $T/threshold_auto)" = 0 ]
 echo auto > $T/threshold
-check "threshold 'auto' returns to the geometry default" \
+check "threshold 'auto' returns to the calibrated default" \
 	[ "$(cat $T/threshold_auto)" = 1 -a "$(cat $T/threshold)" = "$thr" -a "$(ceiling)" = "$thr" ]
+
+# Measuring again on demand; junk is refused.
+echo 1 > $C/run
+check "calibration/run measures again" [ "$(cal runs)" = 2 -a "$(cal status)" = ok ]
+check "the kernel ceiling follows a new calibration" [ "$(ceiling)" = "$(cat $T/threshold)" ]
+for v in 0 2 x ""; do
+	check "calibration/run rejects '$v'" sh -c "! { [ -n '$v' ] && printf '%s' '$v' || echo; } > $C/run 2>/dev/null"
+done
+check "... and runs nothing" [ "$(cal runs)" = 2 ]
 
 # At threshold == stock nothing can count as kept-where-stock-full, so a
 # reset must leave that counter at 0 even while the system keeps flushing.
@@ -241,6 +300,10 @@ check "unload removes the hooks" sh -c "! grep -q tlbp_ $TR/enabled_functions"
 check "module parameters: threshold=100 enabled=0 at load" \
 	sh -c "insmod /tlbpath.ko threshold=100 enabled=0 && [ \$(cat $T/threshold) = 100 ] && [ \$(cat $DBG) = $orig ] && rmmod tlbpath"
 check "ceiling restored after the second unload" [ "$(ceiling)" = "$orig" ]
+check "calibrate=0: no calibration, the geometry's default decides" \
+	sh -c "insmod /tlbpath.ko calibrate=0 && [ \$(cat $C/status) = off ] &&
+	       [ \$(cat $T/threshold) = \$(cat $T/default_threshold) ] &&
+	       [ \$(cat $C/limit_4k) = 0 ] && rmmod tlbpath"
 
 # modprobe with options from /etc/modprobe.d, the module where DKMS puts it
 # (busybox's modprobe and depmod stand in for kmod's here).
