@@ -75,3 +75,65 @@ END {
 			k in wm ? ratio(wm[k], sm[k]) " (" wt[k] ")" : "-"
 	}
 }' "$sum"
+
+cat <<EOF
+
+### The default policy against stock and against the best fixed threshold
+
+One figure per workload: mprotect's \`ns_per_call\` (the call and the
+accesses after it), munmap's \`ns_per_loop\`, tlbmiss's \`ns_per_access\`,
+stress-ng's \`bogo_ops_per_s\`.  Written as a **cost ratio**, above 1 is
+worse (for throughput it is stock / default).  The goal (issue #6): default
+/ stock <= 1.02 or within the stock runs' spread; default / best fixed
+<= 1.05.  *best fixed* is the sweep's best median for that workload.
+
+| kernel | CPU model | vCPUs | workload | param | default threshold | default / stock | stock spread | default / best fixed (threshold) | vs stock | vs best |
+|---|---|---|---|---|---:|---:|---:|---:|---|---|
+EOF
+awk -F, '
+function cost(v, ref, hi) { return hi ? (v > 0 ? ref / v : 0) : (ref > 0 ? v / ref : 0) }
+NR > 1 && ($8 == "ns_per_call" || $8 == "ns_per_loop" || $8 == "ns_per_access" || $8 == "bogo_ops_per_s") {
+	if ($6 == "mprotect" && $8 != "ns_per_call") next
+	if ($6 == "munmap" && $8 != "ns_per_loop") next
+	k = $1 "," $2 "," $3 "," $6 "," $7 "," $8
+	if (!(k in seen)) { seen[k] = 1; order[++n] = k }
+	hi[k] = $8 ~ /per_s$/
+	if ($6 == "tlbmiss") {	# only its smallest and largest footprint
+		s = $1 "," $2 "," $3
+		p = substr($7, index($7, "=") + 1) + 0
+		if (!(s in pmin) || p < pmin[s]) pmin[s] = p
+		if (!(s in pmax) || p > pmax[s]) pmax[s] = p
+		pg[k] = p
+	}
+	if ($4 == "stock") { sm[k] = $10; sp[k] = $10 > 0 ? ($12 - $11) / $10 : 0 }
+	else if ($4 == "default") { dm[k] = $10; dt[k] = $5 }
+	else if ($4 == "sweep") {
+		if (!(k in bm) || (hi[k] ? $10 > bm[k] : $10 < bm[k])) { bm[k] = $10; bt[k] = $5 }
+	}
+}
+END {
+	for (i = 1; i <= n; i++) {
+		k = order[i]
+		if (!(k in sm) || !(k in dm))
+			continue
+		split(k, f, ",")
+		s = f[1] "," f[2] "," f[3]
+		if ((k in pg) && pg[k] != pmin[s] && pg[k] != pmax[s])
+			continue
+		rs = cost(dm[k], sm[k], hi[k])
+		vs = rs <= 1.02 ? "met" : (rs - 1 <= sp[k] ? "within noise" : "**worse**")
+		ns++
+		if (vs != "**worse**") okS++
+		best = "-"; vb = "-"
+		if (k in bm) {
+			nb++
+			rb = cost(dm[k], bm[k], hi[k])
+			vb = rb <= 1.05 ? "met" : "**missed**"
+			if (rb <= 1.05) okB++
+			best = sprintf("%.2f (%s)", rb, bt[k])
+		}
+		printf "| %s | %s | %s | %s | %s | %s | %.2f | %.0f%% | %s | %s | %s |\n",
+			f[1], f[2], f[3], f[4], f[5], dt[k], rs, 100 * sp[k], best, vs, vb
+	}
+	printf "\nNot worse than stock (met, or within noise): %d of %d; within 5%% of the best fixed threshold: %d of %d.\n", okS + 0, ns + 0, okB + 0, nb + 0
+}' "$sum"
