@@ -104,6 +104,7 @@ static void notrace tlbp_mm_range_cb(unsigned long ip, unsigned long parent_ip,
 	struct pt_regs *regs = ftrace_get_regs(fregs);
 	unsigned long start, end;
 	struct mm_struct *mm;
+	unsigned long footprint;
 	struct tlbp_decision d;
 	struct tlbp_policy p;
 	bool remote;
@@ -121,8 +122,8 @@ static void notrace tlbp_mm_range_cb(unsigned long ip, unsigned long parent_ip,
 	end = regs->dx;
 	snapshot(&p);
 	/* Resident pages: an upper bound on the translations a full flush loses. */
-	tlbp_decide(&p, start, end, (unsigned int)regs->cx,
-		    mm ? get_mm_rss(mm) : TLBP_FOOTPRINT_UNKNOWN, &d);
+	footprint = mm ? get_mm_rss(mm) : TLBP_FOOTPRINT_UNKNOWN;
+	tlbp_decide(&p, start, end, (unsigned int)regs->cx, footprint, &d);
 	if (d.verdict == TLBP_WIDEN) {
 		regs->si = 0;
 		regs->dx = TLB_FLUSH_ALL;
@@ -132,7 +133,7 @@ static void notrace tlbp_mm_range_cb(unsigned long ip, unsigned long parent_ip,
 	/* The same test flush_tlb_mm_range() makes before sending IPIs. */
 	remote = mm && cpumask_any_but(mm_cpumask(mm), smp_processor_id()) < nr_cpu_ids;
 	tlbp_count(remote ? TLBP_USER_REMOTE : TLBP_USER_LOCAL);
-	trace_decision(mm, start, end, (unsigned int)regs->cx, &d, remote);
+	trace_decision(mm, start, end, (unsigned int)regs->cx, footprint, &d, remote);
 
 	ftrace_test_recursion_unlock(bit);
 }
@@ -165,7 +166,8 @@ static void notrace tlbp_kernel_range_cb(unsigned long ip,
 	}
 	count_decision(&d, TLBP_KERNEL_PERPAGE, TLBP_KERNEL_PAGES);
 	/* Kernel ranges are flushed on every CPU: no mm, always "remote". */
-	trace_decision(NULL, start, end, PAGE_SHIFT, &d, num_online_cpus() > 1);
+	trace_decision(NULL, start, end, PAGE_SHIFT, TLBP_FOOTPRINT_UNKNOWN, &d,
+		       num_online_cpus() > 1);
 
 	ftrace_test_recursion_unlock(bit);
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * tlbpath:decision, one event per hooked call: what was asked, what was
- * decided and why.  Costs a patched-out branch while nobody listens.
+ * decided and why.  footprint is the resident pages the model weighed
+ * (-1: a kernel range, no address space).  Costs a patched-out branch while nobody listens.
  *
  *   echo 1 > /sys/kernel/tracing/events/tlbpath/decision/enable
  *   perf record -e tlbpath:decision -a
@@ -29,16 +30,17 @@ TRACE_DEFINE_ENUM(TLBP_WHY_MODEL);
 TRACE_EVENT(decision,
 
 	TP_PROTO(const void *mm, unsigned long start, unsigned long end,
-		 unsigned int stride_shift, const struct tlbp_decision *d,
-		 bool remote),
+		 unsigned int stride_shift, unsigned long footprint,
+		 const struct tlbp_decision *d, bool remote),
 
-	TP_ARGS(mm, start, end, stride_shift, d, remote),
+	TP_ARGS(mm, start, end, stride_shift, footprint, d, remote),
 
 	TP_STRUCT__entry(
 		__field(const void *,	mm)
 		__field(unsigned long,	start)
 		__field(unsigned long,	end)
 		__field(unsigned long,	entries)
+		__field(unsigned long,	footprint)
 		__field(unsigned int,	stride_shift)
 		__field(unsigned char,	verdict)
 		__field(unsigned char,	reason)
@@ -50,15 +52,16 @@ TRACE_EVENT(decision,
 		__entry->start = start;
 		__entry->end = end;
 		__entry->entries = d->entries;
+		__entry->footprint = footprint;
 		__entry->stride_shift = stride_shift;
 		__entry->verdict = d->verdict;
 		__entry->reason = d->reason;
 		__entry->remote = remote;
 	),
 
-	TP_printk("mm=%p start=0x%lx end=0x%lx stride=%u entries=%lu decision=%s reason=%s remote=%d",
+	TP_printk("mm=%p start=0x%lx end=0x%lx stride=%u entries=%lu footprint=%ld decision=%s reason=%s remote=%d",
 		  __entry->mm, __entry->start, __entry->end, __entry->stride_shift,
-		  __entry->entries,
+		  __entry->entries, (long)__entry->footprint,
 		  __print_symbolic(__entry->verdict,
 				   { TLBP_PERPAGE, "perpage" },
 				   { TLBP_WIDEN, "widen" },
