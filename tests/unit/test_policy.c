@@ -63,7 +63,7 @@ static struct tlbp_decision model_decide(const struct tlbp_model *m, u32 cap,
 	return d;
 }
 
-#define MODEL_TESTS 22
+#define MODEL_TESTS 25
 
 static void model_tests(void)
 {
@@ -122,6 +122,26 @@ static void model_tests(void)
 	tap_eq(tlbp_policy_ceiling(&p), 100, "ceiling: capped");
 	p.enabled = false;
 	tap_eq(tlbp_policy_ceiling(&p), 33, "ceiling: disabled is stock, model or not");
+
+	/*
+	 * Zen 4 (Raphael: 72-entry L1 dTLB, 3072-entry L2, both for 4K, 2M
+	 * and 1G; a 64-entry 1G L2) with the same costs:
+	 * 4K: (500 + 3144 * 30) / 180 = 526, capped at 512; 1G: (500 + 136 * 30) / 180 = 25.
+	 */
+	{
+		static const struct tlbp_geometry zen4 = {
+			.l1d = { 72, 72, 72 }, .l2 = { 3072, 3072, 64 },
+			.source = TLBP_SRC_AMD,
+		};
+
+		tlbp_model_init(&m, &zen4, &skl_costs, 512);
+		tap_eq(m.limit[TLBP_4K], 512, "Zen 4 4K: a 3144-entry reach is capped at 512");
+		tap_eq(m.limit[TLBP_1G], 25, "Zen 4 1G: its 136 1G entries give 25");
+		/* 300 * 180 = 54000 <= 500 + 2000 * 30 = 60500 */
+		d = model_decide(&m, 512, 300, 12, 2000);
+		tap_ok(d.verdict == TLBP_PERPAGE && d.reason == TLBP_WHY_MODEL,
+		       "Zen 4: 300 pages of a 2000-page process are kept");
+	}
 
 	/* A VM reports no TLB: the timing probe's reach decides alone. */
 	vm_costs.reach = 1024;
