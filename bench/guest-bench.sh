@@ -194,7 +194,7 @@ echo "# kernel $(uname -r), $NCPU CPUs, $(sed -n 's/^model name[^:]*: //p' /proc
 echo "# stock ceiling $(stock_ceiling); reps $REPS; sweep $SWEEP"
 if want_loaded 1; then
 	echo "# tlbpath: geometry $(cat $T/geometry/source) l1d_4k=$(cat $T/geometry/l1d_4k)" \
-		"hypervisor=$(cat $T/geometry/hypervisor) default_threshold=$(cat $T/default_threshold)"
+		"hypervisor=$(cat $T/geometry/hypervisor) calibration: $(cat $T/calibration/status) invlpg $(cat $T/calibration/invlpg_cycles) full $(cat $T/calibration/full_cycles) refill $(cat $T/calibration/refill_cycles) reach $(cat $T/calibration/reach) limit_4k $(cat $T/calibration/limit_4k)"
 fi
 configs >/tmp/configs
 want_loaded 0

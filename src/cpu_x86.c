@@ -40,8 +40,6 @@ static int tlbp_cpu_online(unsigned int cpu)
 	if (!ret) {
 		tlbp_parse_geometry(raw, &g);
 		per_cpu(tlbp_cpu_geo, cpu) = g;
-		WRITE_ONCE(per_cpu(tlbp_cpu_default, cpu),
-			   tlbp_default_threshold(&g, tlbp_policy.cap));
 		tlbp_geometry_changed(cpu);
 	}
 	kfree(raw);
@@ -54,7 +52,6 @@ static int tlbp_cpu_offline(unsigned int cpu)
 	static const struct tlbp_geometry none;
 
 	per_cpu(tlbp_cpu_geo, cpu) = none;
-	WRITE_ONCE(per_cpu(tlbp_cpu_default, cpu), 0);
 	tlbp_geometry_changed(cpu);
 	return 0;
 }

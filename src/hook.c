@@ -28,26 +28,6 @@
 
 static_assert(TLBP_FLUSH_ALL == TLB_FLUSH_ALL);
 
-/*
- * The policy as it applies on this CPU (preemption is disabled).  A model
- * being rebuilt may be read half old, half new: every decision from it is
- * still a kept range or a widened one, so that is safe.
- */
-static __always_inline void snapshot(struct tlbp_policy *p)
-{
-	p->model = NULL;
-	if (READ_ONCE(tlbp_auto)) {
-		p->threshold = this_cpu_read(tlbp_cpu_default);
-		if (READ_ONCE(tlbp_calibrated))
-			p->model = this_cpu_ptr(&tlbp_cpu_model);
-	} else {
-		p->threshold = READ_ONCE(tlbp_policy.threshold);
-	}
-	p->cap = READ_ONCE(tlbp_policy.cap);
-	p->stock = READ_ONCE(tlbp_policy.stock);
-	p->enabled = READ_ONCE(tlbp_policy.enabled);
-}
-
 static __always_inline void count_decision(const struct tlbp_decision *d,
 					   enum tlbp_counter base,
 					   enum tlbp_counter pages)
@@ -120,7 +100,8 @@ static void notrace tlbp_mm_range_cb(unsigned long ip, unsigned long parent_ip,
 	mm = (struct mm_struct *)regs->di;
 	start = regs->si;
 	end = regs->dx;
-	snapshot(&p);
+	/* A model being rebuilt may be read half old, half new: still safe. */
+	tlbp_policy_now(&p, this_cpu_ptr(&tlbp_cpu_model));
 	/* Resident pages: an upper bound on the translations a full flush loses. */
 	footprint = mm ? get_mm_rss(mm) : TLBP_FOOTPRINT_UNKNOWN;
 	tlbp_decide(&p, start, end, (unsigned int)regs->cx, footprint, &d);
@@ -158,7 +139,7 @@ static void notrace tlbp_kernel_range_cb(unsigned long ip,
 
 	start = regs->di;
 	end = regs->si;
-	snapshot(&p);
+	tlbp_policy_now(&p, this_cpu_ptr(&tlbp_cpu_model));
 	tlbp_decide(&p, start, end, PAGE_SHIFT, TLBP_FOOTPRINT_UNKNOWN, &d);
 	if (d.verdict == TLBP_WIDEN) {
 		regs->di = 0;

@@ -31,7 +31,11 @@ MODULE_PARM_DESC(cap, "Hard limit for threshold, in pages (1-" __stringify(TLBP_
 
 static bool calibrate = true;
 module_param(calibrate, bool, 0444);
-MODULE_PARM_DESC(calibrate, "Measure flush and refill costs at load (0: the geometry's default decides)");
+MODULE_PARM_DESC(calibrate, "Measure flush and refill costs at load");
+
+static bool model;
+module_param(model, bool, 0444);
+MODULE_PARM_DESC(model, "In auto mode, let the calibrated model keep ranges above the stock ceiling");
 
 /* Only the refusal tests change this: a name that cannot be found. */
 static char *ceiling_symbol = "tlb_single_page_flush_ceiling";
@@ -41,6 +45,7 @@ MODULE_PARM_DESC(ceiling_symbol, "For tests only: the ceiling variable to look f
 DEFINE_PER_CPU(struct tlbp_counters, tlbp_stats);
 struct tlbp_policy tlbp_policy;
 bool tlbp_auto;
+bool tlbp_use_model;
 
 /* Serialises the writers of tlbp_policy and of the kernel's ceiling. */
 static DEFINE_MUTEX(tlbp_lock);
@@ -87,25 +92,24 @@ static void tlbp_apply_policy(void)
 	tlbp_ceiling_write(tlbp_ceiling_set);
 }
 
-/*
- * The threshold in force: the admin's, or in auto mode the most entries
- * any online CPU may keep, from its model (the largest footprint) or,
- * uncalibrated, its geometry's default.
- */
+/* The most entries @cpu may keep in one call now, were tlbpath enabled. */
+u32 tlbp_cpu_limit(unsigned int cpu)
+{
+	struct tlbp_policy p;
+
+	tlbp_policy_now(&p, &per_cpu(tlbp_cpu_model, cpu));
+	p.enabled = true;
+	return tlbp_policy_ceiling(&p);
+}
+
+/* The threshold in force: the largest limit of any online CPU. */
 u32 tlbp_threshold_now(void)
 {
-	struct tlbp_policy p = tlbp_policy;
 	u32 max = 0;
 	int cpu;
 
-	if (!READ_ONCE(tlbp_auto))
-		return READ_ONCE(tlbp_policy.threshold);
-	p.enabled = true;
-	for_each_online_cpu(cpu) {
-		p.threshold = READ_ONCE(per_cpu(tlbp_cpu_default, cpu));
-		p.model = READ_ONCE(tlbp_calibrated) ? &per_cpu(tlbp_cpu_model, cpu) : NULL;
-		max = max(max, tlbp_policy_ceiling(&p));
-	}
+	for_each_online_cpu(cpu)
+		max = max(max, tlbp_cpu_limit(cpu));
 	return max;
 }
 
@@ -150,6 +154,14 @@ void tlbp_set_auto(void)
 	mutex_unlock(&tlbp_lock);
 }
 
+void tlbp_set_model(bool on)
+{
+	mutex_lock(&tlbp_lock);
+	WRITE_ONCE(tlbp_use_model, on);
+	tlbp_apply_policy();
+	mutex_unlock(&tlbp_lock);
+}
+
 void tlbp_set_enabled(bool on)
 {
 	mutex_lock(&tlbp_lock);
@@ -176,6 +188,7 @@ static int __init tlbp_init(void)
 	tlbp_policy.threshold = threshold >= 0 ? threshold : 0;
 	tlbp_policy.enabled = enabled;
 	tlbp_auto = threshold < 0;
+	tlbp_use_model = model;
 
 	ret = tlbp_geometry_init();
 	if (ret) {
@@ -188,7 +201,7 @@ static int __init tlbp_init(void)
 		ret = tlbp_calibrate();
 		mutex_unlock(&tlbp_lock);
 		if (ret)
-			pr_warn("calibration failed (%d): the geometry's default decides\n", ret);
+			pr_warn("calibration failed (%d): no model\n", ret);
 	}
 
 	/* Passive until tlbp_live: the hooks only note where they run. */
@@ -226,8 +239,9 @@ static int __init tlbp_init(void)
 		tlbp_geo_source_name(boot->source),
 		boot->hypervisor ? " under a hypervisor" : "",
 		boot->l1d[TLBP_4K], boot->l2[TLBP_4K], tlbp_threshold_now(),
-		!tlbp_auto ? "" : tlbp_calibrated ? " (calibrated, largest footprint)" :
-		" (from geometry)", tlbp_policy.stock, cap, enabled ? "" : ", disabled");
+		!tlbp_auto ? "" : tlbp_use_model && tlbp_calibrated ?
+		" (auto, model at the largest footprint)" : " (auto: stock)",
+		tlbp_policy.stock, cap, enabled ? "" : ", disabled");
 	if (tlbp_calibrated)
 		pr_info("calibrated on CPU %u: invlpg %u, full flush %u, refill %u, hit %u TSC cycles; reach %u pages\n",
 			tlbp_cal.cpu, tlbp_costs.invlpg, tlbp_costs.full, tlbp_costs.refill,
@@ -248,7 +262,7 @@ static void __exit tlbp_exit(void)
 	/* No sysfs writer can run past this point. */
 	tlbp_sysfs_exit();
 
-	/* No hotplug callback either: tlbp_cpu_default stays as it is. */
+	/* No hotplug callback either: the models stay as they are. */
 	tlbp_geometry_exit();
 
 	mutex_lock(&tlbp_lock);

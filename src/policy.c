@@ -158,29 +158,3 @@ bool tlbp_model_init(struct tlbp_model *m, const struct tlbp_geometry *g,
 	}
 	return true;
 }
-
-/*
- * Default threshold from the geometry:
- *
- *	threshold = l1d_4k / 2 + 1, clamped to [1, cap]
- *
- * Mainline has used 33 since 2014.  The Intel cores of that time
- * (Nehalem through Skylake) have a 64-entry 4K first-level data TLB, and
- * 64 / 2 + 1 = 33: the formula gives the stock value there and scales it
- * with the size of the structure a full flush empties first.  It is a
- * starting point, not a measurement; bench/ is where it gets judged.
- * It falls back to the stock 33 when the CPU reports no first-level data
- * TLB, which includes a hypervisor's numbers that describe no hardware
- * (the parser drops those; QEMU reports a 255-entry L1 whatever the host
- * has).  A hypervisor that passes the host's leaves through gets them used.
- */
-u32 tlbp_default_threshold(const struct tlbp_geometry *g, u32 cap)
-{
-	u32 t = TLBP_STOCK_CEILING;
-
-	if (g->l1d[TLBP_4K])
-		t = (g->l1d[TLBP_4K] >> 1) + 1;
-	if (t > cap)
-		t = cap;
-	return t ? t : 1;
-}

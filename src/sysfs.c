@@ -2,10 +2,9 @@
 /*
  * /sys/kernel/tlbpath: one value per file.
  *
- *   threshold, enabled          read-write tunables
- *   cap, default_threshold,     read-only: the limit, what the boot CPU's
- *   stock_ceiling,              geometry gives, the kernel's ceiling at
- *   kernel_ceiling              load, and its value now
+ *   threshold, enabled, model   read-write tunables
+ *   cap, stock_ceiling,         read-only: the limit, the kernel's ceiling
+ *   kernel_ceiling              at load, and its value now
  *   geometry/                   the boot CPU's entries per level and page
  *                               size, source; by_cpu: every distinct one
  *   calibration/                measured costs, the boot CPU's model
@@ -57,6 +56,24 @@ static ssize_t threshold_store(struct kobject *k, struct kobj_attribute *a,
 	return ret ? ret : len;
 }
 
+static ssize_t model_show(struct kobject *k, struct kobj_attribute *a, char *buf)
+{
+	return sysfs_emit(buf, "%d\n", READ_ONCE(tlbp_use_model));
+}
+
+static ssize_t model_store(struct kobject *k, struct kobj_attribute *a,
+			   const char *buf, size_t len)
+{
+	u32 v;
+	int ret;
+
+	ret = parse_u32(buf, len, 1, &v);
+	if (ret)
+		return ret;
+	tlbp_set_model(v);
+	return len;
+}
+
 static ssize_t enabled_show(struct kobject *k, struct kobj_attribute *a, char *buf)
 {
 	return sysfs_emit(buf, "%d\n", READ_ONCE(tlbp_policy.enabled));
@@ -85,9 +102,9 @@ static struct kobj_attribute name##_attr = __ATTR_RO(name)
 
 static struct kobj_attribute threshold_attr = __ATTR_RW(threshold);
 static struct kobj_attribute enabled_attr = __ATTR_RW(enabled);
+static struct kobj_attribute model_attr = __ATTR_RW(model);
 RO_U32(cap, tlbp_policy.cap);
 RO_U32(threshold_auto, READ_ONCE(tlbp_auto));
-RO_U32(default_threshold, per_cpu(tlbp_cpu_default, tlbp_boot_cpu()));
 RO_U32(stock_ceiling, tlbp_policy.stock);
 RO_U32(kernel_ceiling, tlbp_ceiling_read());
 
@@ -96,7 +113,7 @@ static struct attribute *top_attrs[] = {
 	&enabled_attr.attr,
 	&cap_attr.attr,
 	&threshold_auto_attr.attr,
-	&default_threshold_attr.attr,
+	&model_attr.attr,
 	&stock_ceiling_attr.attr,
 	&kernel_ceiling_attr.attr,
 	NULL,
@@ -165,7 +182,7 @@ static ssize_t by_cpu_show(struct kobject *k, struct kobj_attribute *a, char *bu
 				   g->l1i[TLBP_2M], g->l2[TLBP_2M]);
 		n += sysfs_emit_at(buf, n, " l1d_1g=%u l2_1g=%u threshold=%u\n",
 				   g->l1d[TLBP_1G], g->l2[TLBP_1G],
-				   per_cpu(tlbp_cpu_default, cpu));
+				   tlbp_cpu_limit(cpu));
 	}
 	cpus_read_unlock();
 	free_cpumask_var(same);

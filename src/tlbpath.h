@@ -50,14 +50,37 @@ void tlbp_counters_reset(void);
  * of old and new values is safe, because every decision is: a kept range
  * is exactly what the caller asked for, and a widened one is a superset.
  *
- * While tlbp_auto is set, each CPU uses the default its own geometry
- * gives (tlbp_cpu_default) and tlbp_policy.threshold is unused.
+ * While tlbp_auto is set, tlbp_policy.threshold is unused: each CPU
+ * keeps what the stock ceiling keeps, or, with tlbp_use_model (and a
+ * calibration), decides by its own model.
  */
 extern struct tlbp_policy tlbp_policy;
 extern bool tlbp_auto;
+extern bool tlbp_use_model;
+
+struct tlbp_model;
+extern bool tlbp_calibrated;
+
+/* The policy a CPU applies now; @m is that CPU's model. */
+static __always_inline void tlbp_policy_now(struct tlbp_policy *p,
+					    const struct tlbp_model *m)
+{
+	p->cap = READ_ONCE(tlbp_policy.cap);
+	p->stock = READ_ONCE(tlbp_policy.stock);
+	p->enabled = READ_ONCE(tlbp_policy.enabled);
+	p->model = NULL;
+	if (READ_ONCE(tlbp_auto)) {
+		p->threshold = p->stock;
+		if (READ_ONCE(tlbp_use_model) && READ_ONCE(tlbp_calibrated))
+			p->model = m;
+	} else {
+		p->threshold = READ_ONCE(tlbp_policy.threshold);
+	}
+}
+
+u32 tlbp_cpu_limit(unsigned int cpu);
 
 DECLARE_PER_CPU(struct tlbp_geometry, tlbp_cpu_geo);
-DECLARE_PER_CPU(u32, tlbp_cpu_default);
 
 int tlbp_geometry_init(void);
 void tlbp_geometry_exit(void);
@@ -100,7 +123,6 @@ struct tlbp_cal_info {
 
 extern struct tlbp_costs tlbp_costs;
 extern struct tlbp_cal_info tlbp_cal;
-extern bool tlbp_calibrated;
 DECLARE_PER_CPU(struct tlbp_model, tlbp_cpu_model);
 
 int tlbp_calibrate(void);
@@ -109,6 +131,7 @@ int tlbp_recalibrate(void);
 
 int tlbp_set_threshold(u32 t);
 void tlbp_set_auto(void);
+void tlbp_set_model(bool on);
 void tlbp_set_enabled(bool on);
 
 int tlbp_sysfs_init(void);

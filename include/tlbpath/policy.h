@@ -49,6 +49,7 @@ struct tlbp_policy {
 	/*
 	 * Non-NULL: the calibrated model decides (threshold unused); ranges
 	 * of up to stock entries are always kept, as the stock kernel does.
+	 * Opt-in (sysfs model): see tlbp_model_init() for why.
 	 */
 	const struct tlbp_model *model;
 };
@@ -88,8 +89,6 @@ void tlbp_decide(const struct tlbp_policy *p, unsigned long start,
 
 /* The per-page count the kernel's own ceiling must allow for @p. */
 u32 tlbp_policy_ceiling(const struct tlbp_policy *p);
-
-u32 tlbp_default_threshold(const struct tlbp_geometry *g, u32 cap);
 
 /* False (and @m unusable) when @c holds no usable measurement. */
 bool tlbp_model_init(struct tlbp_model *m, const struct tlbp_geometry *g,

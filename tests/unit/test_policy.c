@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of the flush decision and the default threshold.
+ * Unit tests of the flush decision and the calibrated model.
  */
 #include <stdlib.h>
 #include "tap.h"
@@ -22,13 +22,6 @@ static struct tlbp_decision decide(u32 threshold, bool enabled,
 
 	tlbp_decide(&p, start, end, stride, TLBP_FOOTPRINT_UNKNOWN, &d);
 	return d;
-}
-
-static struct tlbp_geometry geo(u32 l1d, bool hv)
-{
-	struct tlbp_geometry g = { .l1d = { l1d }, .hypervisor = hv };
-
-	return g;
 }
 
 /*
@@ -166,27 +159,12 @@ int main(void)
 	static const unsigned int strides[] = { PAGE, PMD, PUD };
 	const unsigned long base = 0x7f0000000000ul;
 	struct tlbp_decision d;
-	struct tlbp_geometry g;
 	unsigned int i, k;
 	int bad;
 
-	tap_plan(8 + 3 * 7 + 13 + 1 + MODEL_TESTS + 1);
+	tap_plan(1 + 3 * 7 + 13 + 1 + MODEL_TESTS + 1);
 	model_tests();
 
-	g = geo(64, false);
-	tap_eq(tlbp_default_threshold(&g, 512), 33, "64-entry L1 dTLB gives the stock 33");
-	g = geo(96, false);
-	tap_eq(tlbp_default_threshold(&g, 512), 49, "96-entry L1 dTLB gives 49");
-	g = geo(0, false);
-	tap_eq(tlbp_default_threshold(&g, 512), 33, "unknown geometry falls back to 33");
-	g = geo(64, true);
-	tap_eq(tlbp_default_threshold(&g, 512), 33, "a hypervisor passing real leaves: used");
-	g = geo(1024, false);
-	tap_eq(tlbp_default_threshold(&g, 100), 100, "the cap bounds the default");
-	g = geo(1, false);
-	tap_eq(tlbp_default_threshold(&g, 512), 1, "a 1-entry TLB gives 1");
-	g = geo(0, false);
-	tap_eq(tlbp_default_threshold(&g, 8), 8, "the cap bounds the fallback too");
 	tap_eq(TLBP_FLUSH_ALL, (unsigned long)-1, "TLBP_FLUSH_ALL is -1UL");
 
 	for (k = 0; k < 3; k++) {

@@ -30,7 +30,7 @@ echo 1 > /proc/sys/kernel/ftrace_enabled
 check "insmod tlbpath.ko" insmod /tlbpath.ko
 check "a second insmod is refused and the first stays" \
 	sh -c "! insmod /tlbpath.ko 2>/dev/null && [ -e $T/threshold ]"
-for f in threshold enabled cap default_threshold stock_ceiling kernel_ceiling \
+for f in threshold enabled model cap stock_ceiling kernel_ceiling \
 	 geometry/source geometry/l1d_4k geometry/l2_4k geometry/l1d_2m geometry/l1i_4k \
 	 counters/user_perpage counters/user_widened counters/user_caller_full \
 	 counters/user_pages counters/user_remote counters/user_local \
@@ -73,7 +73,7 @@ fi
 
 check "stock_ceiling is the ceiling found at load" [ "$(cat $T/stock_ceiling)" = "$orig" ]
 
-# Calibration ran at load; its model decides in auto mode.
+# Calibration ran at load; its model decides in auto mode once model=1.
 C=$T/calibration
 cal() { cat $C/$1; }
 diag "calibration: cpu $(cal cpu) invlpg $(cal invlpg_cycles) full $(cal full_cycles) refill $(cal refill_cycles) (after invlpg $(cal refill_invlpg_cycles)) hit $(cal hit_cycles) reach $(cal reach) limits $(cal limit_4k)/$(cal limit_2m)/$(cal limit_1g)"
@@ -88,12 +88,18 @@ want=$(( ($(cal full_cycles) + $(cal reach) * $(cal refill_cycles)) / ($(cal inv
 [ $want -gt $cap ] && want=$cap
 check "limit_4k is the model's break-even ($want)" [ "$(cal limit_4k)" = "$want" ]
 thr=$(cat $T/threshold)
+check "model is off by default" [ "$(cat $T/model)" = 0 ]
+check "threshold (auto, no model) is the stock ceiling" [ "$thr" = "$orig" ]
+check "threshold_auto=1" [ "$(cat $T/threshold_auto)" = 1 ]
+check "kernel ceiling follows the threshold" [ "$(ceiling)" = "$thr" ]
+echo 1 > $T/model
 want=$orig
 for l in $(cal limit_4k) $(cal limit_2m) $(cal limit_1g); do [ $l -gt $want ] && want=$l; done
 [ $want -gt $cap ] && want=$cap
-check "threshold (auto) is the largest model limit or stock ($want)" [ "$thr" = "$want" ]
-check "threshold_auto=1" [ "$(cat $T/threshold_auto)" = 1 ]
-check "kernel ceiling follows the threshold" [ "$(ceiling)" = "$thr" ]
+check "model=1: threshold is the largest model limit or stock ($want)" [ "$(cat $T/threshold)" = "$want" ]
+check "model=1: the kernel ceiling follows" [ "$(ceiling)" = "$want" ]
+check "by_cpu shows each CPU's limit" \
+	[ "$(sed -n 's/.* threshold=\([0-9]*\)$/\1/p' $T/geometry/by_cpu | sort -n | tail -n 1)" = "$want" ]
 
 # Footprint: 500-page ranges in a 1 MiB process and in a 64 MiB one.  Every
 # decision the model made must be the formula's, from the published costs
@@ -140,6 +146,11 @@ taskset -c 0 mprotect -f 33 -l 10 -p 16 -s 1 >/dev/null
 echo 0 > $TR/events/tlbpath/decision/enable
 check "model: 33 pages are kept as stock keeps them" \
 	test "$(grep -c 'entries=33 footprint=[-0-9]* decision=perpage reason=stock' $TR/trace)" -ge 10
+echo 0 > $T/model
+check "model=0: back to the stock ceiling" [ "$(cat $T/threshold)" = "$orig" -a "$(ceiling)" = "$orig" ]
+for v in 2 -1 x ""; do
+	check "model rejects '$v'" rejects $T/model "$v"
+done
 
 grep -q 'flush_tlb_mm_range.*tlbp_mm_range_cb' $TR/enabled_functions &&
 grep -q 'flush_tlb_kernel_range.*tlbp_kernel_range_cb' $TR/enabled_functions
@@ -270,9 +281,11 @@ check "threshold 'auto' returns to the calibrated default" \
 	[ "$(cat $T/threshold_auto)" = 1 -a "$(cat $T/threshold)" = "$thr" -a "$(ceiling)" = "$thr" ]
 
 # Measuring again on demand; junk is refused.
+echo 1 > $T/model
 echo 1 > $C/run
 check "calibration/run measures again" [ "$(cal runs)" = 2 -a "$(cal status)" = ok ]
 check "the kernel ceiling follows a new calibration" [ "$(ceiling)" = "$(cat $T/threshold)" ]
+echo 0 > $T/model
 for v in 0 2 x ""; do
 	check "calibration/run rejects '$v'" sh -c "! { [ -n '$v' ] && printf '%s' '$v' || echo; } > $C/run 2>/dev/null"
 done
@@ -321,10 +334,12 @@ check "unload removes the hooks" sh -c "! grep -q tlbp_ $TR/enabled_functions"
 check "module parameters: threshold=100 enabled=0 at load" \
 	sh -c "insmod /tlbpath.ko threshold=100 enabled=0 && [ \$(cat $T/threshold) = 100 ] && [ \$(cat $DBG) = $orig ] && rmmod tlbpath"
 check "ceiling restored after the second unload" [ "$(ceiling)" = "$orig" ]
-check "calibrate=0: no calibration, the geometry's default decides" \
-	sh -c "insmod /tlbpath.ko calibrate=0 && [ \$(cat $C/status) = off ] &&
-	       [ \$(cat $T/threshold) = \$(cat $T/default_threshold) ] &&
+check "calibrate=0 model=1: no calibration, so no model: stock" \
+	sh -c "insmod /tlbpath.ko calibrate=0 model=1 && [ \$(cat $C/status) = off ] &&
+	       [ \$(cat $T/model) = 1 ] && [ \$(cat $T/threshold) = $orig ] &&
 	       [ \$(cat $C/limit_4k) = 0 ] && rmmod tlbpath"
+check "model=1 at load: the model decides from the start" \
+	sh -c "insmod /tlbpath.ko model=1 && [ \$(cat $T/threshold) -gt $orig ] && rmmod tlbpath"
 
 # modprobe with options from /etc/modprobe.d, the module where DKMS puts it
 # (busybox's modprobe and depmod stand in for kmod's here).

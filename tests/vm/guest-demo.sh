@@ -16,8 +16,11 @@ dmesg | grep 'tlbpath:' | tail -n 1
 echo "== geometry"
 (cd $T && show geometry/source geometry/hypervisor geometry/l1d_4k geometry/l1i_4k \
 	geometry/l2_4k geometry/l1d_2m geometry/l2_2m geometry/l1d_1g geometry/l2_1g)
+echo "== calibration (TSC cycles; emulated here)"
+(cd $T && show calibration/status calibration/invlpg_cycles calibration/full_cycles \
+	calibration/refill_cycles calibration/reach calibration/limit_4k)
 echo "== tunables"
-show threshold default_threshold stock_ceiling cap kernel_ceiling
+show threshold model stock_ceiling cap kernel_ceiling
 
 # Ranges of 1..64 pages: at 33 the upper half is flushed in full, at 64 none.
 for t in 33 64; do
