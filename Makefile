@@ -10,6 +10,9 @@
 # make bench           the benchmark suite in QEMU (TCG), into bench/results/
 # make bench-quick     a tiny self-checking run of it (make check runs it)
 # make bench-host      the same workloads on this machine's kernel and CPU (root)
+# make sim             bench/tlbsim: the workloads' traces on simulated TLBs of real
+#                      CPUs, every flush policy, into bench/tlbsim/results/
+# make sim-quick       a tiny self-checking run of it (seconds)
 # make deb             build/deb/tlbpath-dkms_<version>_all.deb (Debian DKMS package)
 
 KERNELRELEASE ?= $(shell uname -r)
@@ -24,7 +27,7 @@ TOOLS := scripts/tlbpath-geometry
 PREFIX ?= /usr/local
 
 .PHONY: all module install clean unit check check-long demo deps tools \
-	bench bench-quick bench-host deb
+	bench bench-quick bench-host deb sim sim-quick
 
 all: module
 
@@ -59,6 +62,7 @@ deps:
 check: deps $(UNIT_TESTS) $(TOOLS)
 	prove -v $(UNIT_TESTS) tests/unit/*.t tests/host/*.t tests/vm/*.t
 	QUICK=1 scripts/bench.sh
+	QUICK=1 bench/tlbsim/run.sh
 
 check-long: deps
 	prove -v tests/long/*.t
@@ -84,3 +88,9 @@ deb:
 
 demo: deps
 	scripts/demo.sh
+
+sim:
+	bench/tlbsim/run.sh
+
+sim-quick:
+	QUICK=1 bench/tlbsim/run.sh

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the benchmarks share: a clock, and probes that try a load or a
- * store and report whether it faulted, where, and why.  Header-only: each
- * benchmark is one static binary built from one .c file.
+ * What the benchmarks share: a clock, probes that try a load or a store
+ * and report whether it faulted, where, and why, and the -T trace that
+ * bench/tlbsim replays.  Header-only: each benchmark is one static binary
+ * built from one .c file.
  */
 #ifndef _TLBPATH_BENCHLIB_H
 #define _TLBPATH_BENCHLIB_H
@@ -93,6 +94,73 @@ static inline int try_load(const volatile char *p)
 	(void)*p;
 	probing = 0;
 	return 0;
+}
+
+/*
+ * -T FILE: a trace of the benchmark for bench/tlbsim (format in
+ * bench/tlbsim/README.md): its own accesses ("r CPU ADDR", "w CPU ADDR"),
+ * the ranges its calls make the kernel flush ("f CPU START ENTRIES SHIFT"),
+ * each preceded by the mm's size and resident pages ("v TOTAL_VM RSS",
+ * from /proc/self/statm).  CPU numbers are the simulator's: 0 for the
+ * main thread, i + 1 for thread i.  Untimed self-check probes are not
+ * logged.  With no -T nothing here runs.
+ */
+static FILE *trace_file;
+
+static inline void trace_open(const char *prog, const char *path, int argc, char **argv)
+{
+	int i;
+
+	trace_file = fopen(path, "w");
+	if (!trace_file) {
+		fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));
+		exit(1);
+	}
+	setvbuf(trace_file, NULL, _IOFBF, 1 << 20);
+	fprintf(trace_file, "# tlbsim trace 1\n#");
+	for (i = 0; i < argc; i++)
+		fprintf(trace_file, " %s", argv[i]);
+	fprintf(trace_file, "\n");
+}
+
+static inline void trace_access(unsigned int cpu, const volatile void *p, int write)
+{
+	fprintf(trace_file, "%c %u %p\n", write ? 'w' : 'r', cpu, (const void *)p);
+}
+
+/* The mm's total_vm and rss, in pages, as the flush policies see them. */
+static inline void trace_vm(void)
+{
+	unsigned long size, resident;
+	FILE *f = fopen("/proc/self/statm", "r");
+
+	if (f && fscanf(f, "%lu %lu", &size, &resident) == 2)
+		fprintf(trace_file, "v %lu %lu\n", size, resident);
+	if (f)
+		fclose(f);
+}
+
+/* flush_tlb_mm_range(mm, start, start + (entries << shift), shift) */
+static inline void trace_flush(unsigned int cpu, const void *start, unsigned long entries,
+			       unsigned int shift)
+{
+	trace_vm();
+	fprintf(trace_file, "f %u %p %lu %u\n", cpu, start, entries, shift);
+}
+
+/* [start, start + len) is mapped with pages of 2^shift bytes. */
+static inline void trace_pages(const void *start, size_t len, unsigned int shift)
+{
+	fprintf(trace_file, "p %p 0x%zx %u\n", start, len, shift);
+}
+
+static inline void trace_close(const char *prog)
+{
+	if (fclose(trace_file)) {
+		fprintf(stderr, "%s: writing the trace: %s\n", prog, strerror(errno));
+		exit(1);
+	}
+	trace_file = NULL;
 }
 
 #endif /* _TLBPATH_BENCHLIB_H */

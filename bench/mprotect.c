@@ -21,6 +21,12 @@
  *   -f N    fixed range: every mprotect covers N pages (no 1..N sweep)
  *   -c N    self-check two calls (one read-only, one read-write) out of
  *           every N; 0 turns the check off                (default 32)
+ *   -T FILE write a trace for bench/tlbsim: the accesses, and the range
+ *           each mprotect makes the kernel flush (the pages whose
+ *           protection changed, first to last, as its mmu_gather
+ *           collects them; hugetlb: the whole call).  With -t, each
+ *           thread then touches -p pages once per mprotect call, in
+ *           lockstep with it, so the trace is the same from run to run.
  *
  * The self-check is what makes a fast result worth anything: a flush
  * that skipped an invalidation would leave a writable translation behind
@@ -47,6 +53,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
+#include <sched.h>
 #include <unistd.h>
 
 #include "benchlib.h"
@@ -64,10 +71,16 @@ static unsigned int rnd[NRAND];
 static int write_mode;
 static int touch_pages = 512;
 static atomic_int run_state;	/* 0: wait, 1: run, 2: stop */
+static void *thread_counts;	/* the threads' counters: thread i has the i-th */
 
 static char *region;
 static unsigned char *shadow;	/* what each region page should hold */
 static int region_pages;
+
+/* -T: the protection of each region page (1: writable), and the lockstep. */
+static unsigned char *writable;
+static atomic_int trace_round, trace_done;
+static char ***trace_seen;	/* per thread: the pages of its last round */
 
 
 static void touch(int n)
@@ -84,12 +97,49 @@ static void touch(int n)
 	}
 }
 
+/* touch() that also notes each address in @seen. */
+static void touch_noted(int n, char **seen)
+{
+	int k;
+
+	for (k = 0; k < n; k++) {
+		volatile char *a = buf + (rnd[k % NRAND] % (buf_size / page)) * page;
+
+		if (write_mode)
+			*a = 1;
+		else
+			(void)*a;
+		seen[k] = (char *)a;
+	}
+}
+
+/* -T with threads: one round of touch() per mprotect call. */
+static void toucher_lockstep(int me, unsigned long long *count)
+{
+	int round;
+
+	for (round = 1; ; round++) {
+		while (atomic_load(&trace_round) < round) {
+			if (atomic_load(&run_state) == 2)
+				return;
+			sched_yield();
+		}
+		touch_noted(touch_pages, trace_seen[me]);
+		(*count)++;
+		atomic_fetch_add(&trace_done, 1);
+	}
+}
+
 static void *toucher(void *arg)
 {
 	unsigned long long *count = arg;
 
 	while (atomic_load(&run_state) == 0)
 		;
+	if (trace_file) {
+		toucher_lockstep(count - (unsigned long long *)thread_counts, count);
+		return NULL;
+	}
 	while (atomic_load(&run_state) == 1) {
 		touch(touch_pages);
 		(*count)++;
@@ -150,16 +200,56 @@ static void *map(size_t len, int huge)
 	return map_or_die("mprotect", len, MAP_SHARED | (huge ? MAP_HUGETLB : 0));
 }
 
+/*
+ * -T: log the flush of mprotect(region, @range pages, @prot).  Only PTEs
+ * whose protection changes are flushed, and the kernel's mmu_gather
+ * flushes from the first to the last of them (none: no flush); hugetlb
+ * flushes the whole range.
+ */
+static void trace_mprotect(int range, int prot, int huge)
+{
+	int w = !!(prot & PROT_WRITE), first = -1, last = -1, k;
+
+	for (k = 0; k < range; k++) {
+		if (writable[k] != w) {
+			if (first < 0)
+				first = k;
+			last = k;
+		}
+		writable[k] = w;
+	}
+	if (huge)
+		trace_flush(0, region, range, 21);
+	else if (first >= 0)
+		trace_flush(0, region + (size_t)first * page, last - first + 1, 12);
+}
+
+/* -T with threads: release one round of accesses and log it. */
+static void trace_round_of_threads(int threads, int round)
+{
+	int i, k;
+
+	atomic_store(&trace_done, 0);
+	atomic_store(&trace_round, round);
+	while (atomic_load(&trace_done) < threads)
+		sched_yield();
+	for (i = 0; i < threads; i++)
+		for (k = 0; k < touch_pages; k++)
+			trace_access(i + 1, trace_seen[i][k], write_mode);
+}
+
 int main(int argc, char **argv)
 {
 	int n = 32, loops = 1024, threads = 0, huge = 0, fixed = 0, every = 32;
 	unsigned long long t0, mp_ns = 0, ac_ns = 0, calls = 0, done = 0, checks = 0;
 	unsigned long long *counts;
 	pthread_t *tid;
-	int c, i, j;
+	int c, i, j, k;
 	size_t mib = 64;
+	const char *trace_path = NULL;
+	char **seen = NULL;
 
-	while ((c = getopt(argc, argv, "n:l:p:wt:hs:f:c:")) != -1) {
+	while ((c = getopt(argc, argv, "n:l:p:wt:hs:f:c:T:")) != -1) {
 		switch (c) {
 		case 'n':
 			n = atoi(optarg);
@@ -188,9 +278,12 @@ int main(int argc, char **argv)
 		case 'c':
 			every = atoi(optarg);
 			break;
+		case 'T':
+			trace_path = optarg;
+			break;
 		default:
 			fprintf(stderr, "usage: %s [-n pages] [-l loops] [-p pages] [-w] [-t threads]"
-				" [-h] [-s MiB] [-f pages] [-c every]\n", argv[0]);
+				" [-h] [-s MiB] [-f pages] [-c every] [-T trace]\n", argv[0]);
 			return 2;
 		}
 	}
@@ -211,22 +304,48 @@ int main(int argc, char **argv)
 	if (buf_size < page)
 		buf_size = page;
 	buf = map(buf_size, huge);
-	for (i = 0; (size_t)i < buf_size / page; i++)
+	if (trace_path) {
+		trace_open("mprotect", trace_path, argc, argv);
+		if (huge)
+			trace_pages(buf, buf_size, 21);
+	}
+	for (i = 0; (size_t)i < buf_size / page; i++) {
 		buf[(size_t)i * page] = 0;
+		if (trace_file)
+			trace_access(0, buf + (size_t)i * page, 1);
+	}
 
 	region = map((size_t)n * page, huge);
 	region_pages = n;
 	shadow = malloc(n);
-	if (!shadow)
+	writable = malloc(n);
+	if (!shadow || !writable)
 		return 1;
+	if (trace_file && huge)
+		trace_pages(region, (size_t)n * page, 21);
 	for (i = 0; i < n; i++) {
 		shadow[i] = i * 7 + 1;
 		region[(size_t)i * page] = shadow[i];	/* present PTEs, or nothing flushes */
+		writable[i] = 1;
+		if (trace_file)
+			trace_access(0, region + (size_t)i * page, 1);
+	}
+	if (trace_file) {
+		seen = malloc((touch_pages + 1) * sizeof(*seen));
+		trace_seen = calloc(threads + 1, sizeof(*trace_seen));
+		if (!seen || !trace_seen)
+			return 1;
+		for (i = 0; i < threads; i++) {
+			trace_seen[i] = malloc((touch_pages + 1) * sizeof(**trace_seen));
+			if (!trace_seen[i])
+				return 1;
+		}
 	}
 	install_probe_handler("mprotect");
 
 	counts = calloc(threads + 1, sizeof(*counts));
 	tid = calloc(threads + 1, sizeof(*tid));
+	thread_counts = counts;
 	for (i = 0; i < threads; i++)
 		if (pthread_create(&tid[i], NULL, toucher, &counts[i])) {
 			fprintf(stderr, "mprotect: pthread_create failed\n");
@@ -247,7 +366,16 @@ int main(int argc, char **argv)
 			b = now_ns();
 			mp_ns += b - a;
 			calls++;
-			if (!threads) {
+			if (trace_file)
+				trace_mprotect(i, prot, huge);
+			if (trace_file && threads)
+				trace_round_of_threads(threads, calls);
+			if (!threads && trace_file) {
+				touch_noted(touch_pages, seen);
+				ac_ns += now_ns() - b;
+				for (k = 0; k < touch_pages; k++)
+					trace_access(0, seen[k], write_mode);
+			} else if (!threads) {
 				touch(touch_pages);
 				ac_ns += now_ns() - b;
 			}
@@ -284,5 +412,7 @@ int main(int argc, char **argv)
 		       touch_pages ? ac_ns / (calls * touch_pages) : 0,
 		       (mp_ns + ac_ns) / calls);
 	printf(" checks=%llu\n", checks);
+	if (trace_file)
+		trace_close("mprotect");
 	return 0;
 }

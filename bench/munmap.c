@@ -16,6 +16,10 @@
  *   -p N    pages each thread touches per round             (default 64)
  *   -s MiB  size of the threads' buffer                     (default 16)
  *   -c N    self-check every N loops; 0 turns it off        (default 16)
+ *   -T FILE write a trace for bench/tlbsim: the accesses, and the
+ *           -n pages each munmap flushes.  The threads then touch -p
+ *           pages once per loop, in lockstep with the main thread, so
+ *           the trace is the same from run to run.
  *
  * Self-check, every -c loops: after munmap() a load from the first, middle
  * and last page must fault with SEGV_MAPERR (a stale translation left by a
@@ -55,9 +59,13 @@ static atomic_int run_state;	/* 0: wait, 1: run, 2: stop */
 
 struct worker {
 	pthread_t tid;
-	int cpu;
+	int cpu, index;
 	unsigned long long accesses;
+	char **seen;		/* -T: the pages of its last round */
 };
+
+/* -T: the lockstep of the threads with the main loop. */
+static atomic_int trace_round, trace_done;
 
 static void fail(const char *what, int loop, int pg)
 {
@@ -75,6 +83,27 @@ static int pin(int cpu)
 	return sched_setaffinity(0, sizeof(set), &set);
 }
 
+/* -T: one round of touch_pages accesses per main loop, noted. */
+static void worker_lockstep(struct worker *w, unsigned long k)
+{
+	int round, i;
+
+	for (round = 1; ; round++) {
+		while (atomic_load(&trace_round) < round) {
+			if (atomic_load(&run_state) == 2)
+				return;
+			sched_yield();
+		}
+		for (i = 0; i < touch_pages; i++) {
+			k = (k + STEP) % buf_pages;
+			((volatile char *)buf)[k * PAGE] += 1;
+			w->seen[i] = buf + k * PAGE;
+		}
+		w->accesses += touch_pages;
+		atomic_fetch_add(&trace_done, 1);
+	}
+}
+
 static void *worker_fn(void *arg)
 {
 	struct worker *w = arg;
@@ -84,6 +113,10 @@ static void *worker_fn(void *arg)
 		pin(w->cpu);
 	while (atomic_load(&run_state) == 0)
 		;
+	if (trace_file) {
+		worker_lockstep(w, k);
+		return NULL;
+	}
 	/* Spin in user space: the mm stays loaded here, so munmap must IPI us. */
 	while (atomic_load(&run_state) == 1) {
 		int i;
@@ -138,8 +171,9 @@ int main(int argc, char **argv)
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	struct worker *w;
 	size_t mib = 16;
+	const char *trace_path = NULL;
 
-	while ((c = getopt(argc, argv, "n:l:t:p:s:c:")) != -1) {
+	while ((c = getopt(argc, argv, "n:l:t:p:s:c:T:")) != -1) {
 		switch (c) {
 		case 'n':
 			n = atoi(optarg);
@@ -159,9 +193,12 @@ int main(int argc, char **argv)
 		case 'c':
 			every = atoi(optarg);
 			break;
+		case 'T':
+			trace_path = optarg;
+			break;
 		default:
 			fprintf(stderr, "usage: %s [-n pages] [-l loops] [-t threads] [-p pages]"
-				" [-s MiB] [-c every]\n", argv[0]);
+				" [-s MiB] [-c every] [-T trace]\n", argv[0]);
 			return 2;
 		}
 	}
@@ -173,6 +210,11 @@ int main(int argc, char **argv)
 	buf_pages = (mib << 20) / PAGE;
 	buf = map_anon(buf_pages * PAGE, 0);
 	memset(buf, 0, buf_pages * PAGE);
+	if (trace_path) {
+		trace_open("munmap", trace_path, argc, argv);
+		for (i = 0; (size_t)i < buf_pages; i++)
+			trace_access(0, buf + i * PAGE, 1);
+	}
 
 	install_probe_handler("munmap");
 	w = calloc(threads + 1, sizeof(*w));
@@ -182,6 +224,9 @@ int main(int argc, char **argv)
 		pin(0);
 	for (i = 0; i < threads; i++) {
 		w[i].cpu = ncpu > 1 ? 1 + i % (ncpu - 1) : -1;
+		w[i].index = i;
+		if (trace_file && !(w[i].seen = calloc(touch_pages, sizeof(*w[i].seen))))
+			return 1;
 		if (pthread_create(&w[i].tid, NULL, worker_fn, &w[i])) {
 			fprintf(stderr, "munmap: pthread_create failed\n");
 			return 1;
@@ -206,12 +251,28 @@ int main(int argc, char **argv)
 			check_zero(p, n, l);
 		for (i = 0; i < n; i++)
 			((volatile long *)(p + i * PAGE))[i % 64] = l + 1;
+		if (trace_file) {
+			for (i = 0; i < n; i++)
+				trace_access(0, p + i * PAGE + (i % 64) * sizeof(long), 1);
+			trace_vm();
+		}
 		a = now_ns();
 		if (munmap(p, n * PAGE)) {
 			fprintf(stderr, "munmap: %s\n", strerror(errno));
 			return 1;
 		}
 		un_ns += now_ns() - a;
+		if (trace_file) {
+			/* Every page was written: the whole range has PTEs to flush. */
+			fprintf(trace_file, "f 0 %p %d 12\n", (void *)p, n);
+			atomic_store(&trace_done, 0);
+			atomic_store(&trace_round, l + 1);
+			while (atomic_load(&trace_done) < threads)
+				sched_yield();
+			for (i = 0; i < threads; i++)
+				for (c = 0; c < touch_pages; c++)
+					trace_access(i + 1, w[i].seen[c], 1);
+		}
 		if (check) {
 			check_gone(p, n, l);
 			checks++;
@@ -230,5 +291,7 @@ int main(int argc, char **argv)
 		printf(" thread_accesses=%llu ns_per_thread_access=%llu",
 		       done, done ? t0 * threads / done : 0);
 	printf(" checks=%llu\n", checks);
+	if (trace_file)
+		trace_close("munmap");
 	return 0;
 }

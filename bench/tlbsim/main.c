@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tlbsim: replay a trace on simulated TLBs of real CPUs under several
+ * TLB flush policies, and print what each costs (README.md).
+ *
+ *   tlbsim -c CPU [-c CPU...] [options] TRACE
+ */
+#define _GNU_SOURCE
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tlbsim.h"
+
+#define CAP_DEFAULT	512	/* the module's default cap (TLBP_CAP_DEFAULT) */
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: tlbsim -c CPU [-c CPU...] [options] TRACE\n"
+"  -c, --cpu SPEC        a CPU to simulate (repeatable), optionally ending in #LABEL:\n"
+"                          DUMP[@N]   CPU N of a `cpuid -r` dump (default: the first)\n"
+"                          live[@N]   CPU N of this machine\n"
+"                          geom:l1d_4k=E[/W],l2_4k=E[/W],...  by hand (W ways; none: fully assoc.)\n"
+"  -p, --policies LIST   comma-separated: stock, 2012, tlbpath, tlbpath-model, fixed:N, sweep\n"
+"                        (default: stock,2012,tlbpath,tlbpath-model,sweep; sweep: the best fixed\n"
+"                        threshold, every one that can matter)\n"
+"  -a, --all-thresholds  with sweep, print a row for every threshold run\n"
+"  -w, --workload NAME   label of the trace in the output (default: its file name)\n"
+"      --invlpg N        cycles per INVLPG, per CPU reached             (default %" PRIu64 ")\n"
+"      --full N          cycles per full flush, per CPU reached         (default %" PRIu64 ")\n"
+"      --stlb-hit N      cycles per L1 dTLB miss that hits the STLB     (default %" PRIu64 ")\n"
+"      --walk N          cycles per page walk (miss in every level)     (default %" PRIu64 ")\n"
+"      --div N           the 2012 rule's FLUSHALL_BAR                   (default 16)\n"
+"      --cap N           tlbpath's cap                                  (default %d)\n"
+"  -H, --human           a readable table instead of CSV\n"
+"      --no-header       CSV without its header line\n"
+"  -g, --geometry        print each CPU model (entries/ways) and exit\n",
+		sim_default_costs.invlpg, sim_default_costs.full,
+		sim_default_costs.stlb_hit, sim_default_costs.walk, CAP_DEFAULT);
+}
+
+static const char csv_header[] =
+	"workload,cpu,source,l1d_4k,l1d_ways,l2_4k,l2_ways,costs,policy,threshold,threshold_hi,"
+	"cycles,cyc_stlb,cyc_walk,cyc_invlpg,cyc_full,accesses,l1_hits,stlb_hits,walks,"
+	"calls,perpage,widened,caller_full,invlpg,full_flushes\n";
+
+struct out {
+	const char *workload;
+	const struct sim_cpu_model *m;
+	const struct sim_costs *c;
+	bool human;
+	uint64_t stock_cycles;
+};
+
+static void row(const struct out *o, const char *policy, uint32_t thr, uint32_t thr_hi,
+		bool has_hi, const struct sim_result *r)
+{
+	const struct sim_cpu_model *m = o->m;
+	char hi[16] = "";
+
+	if (has_hi) {
+		if (thr_hi == UINT32_MAX)
+			snprintf(hi, sizeof(hi), "inf");
+		else
+			snprintf(hi, sizeof(hi), "%u", thr_hi);
+	}
+	if (o->human) {
+		printf("  %-14s %5u%s%-5s %14" PRIu64 " %7.3f  stlb %-12" PRIu64 " walk %-12" PRIu64
+		       " invlpg %-12" PRIu64 " full %-10" PRIu64 " kept %" PRIu64 "/%" PRIu64 "\n",
+		       policy, thr, has_hi ? ".." : "  ", hi, r->cycles,
+		       o->stock_cycles ? (double)r->cycles / o->stock_cycles : 0.0,
+		       r->cyc_stlb, r->cyc_walk, r->cyc_invlpg, r->cyc_full,
+		       r->perpage_calls, r->calls);
+		return;
+	}
+	printf("%s,%s,%s,%u,%u,%u,%u,%" PRIu64 "/%" PRIu64 "/%" PRIu64 "/%" PRIu64 ",%s,%u,%s,"
+	       "%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+	       ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+	       ",%" PRIu64 "\n",
+	       o->workload, m->label, tlbp_geo_source_name(m->geo.source),
+	       m->l1[TLBP_4K].entries, m->l1[TLBP_4K].ways, m->l2[TLBP_4K].entries,
+	       m->l2[TLBP_4K].ways, o->c->invlpg, o->c->full, o->c->stlb_hit, o->c->walk,
+	       policy, thr, hi, r->cycles, r->cyc_stlb, r->cyc_walk, r->cyc_invlpg, r->cyc_full,
+	       r->accesses, r->l1_hits, r->stlb_hits, r->walks, r->calls, r->perpage_calls,
+	       r->widened_calls, r->caller_full_calls, r->invlpg, r->full_flushes);
+}
+
+static void sweep_row(void *ctx, uint32_t thr, const struct sim_result *r)
+{
+	row(ctx, "fixed", thr, 0, false, r);
+}
+
+static bool number(const char *s, uint64_t *v)
+{
+	char *end;
+
+	if (!*s || *s == '-')
+		return false;
+	*v = strtoull(s, &end, 10);
+	return !*end;
+}
+
+#define MAX_POLICIES	64
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "cpu", required_argument, NULL, 'c' },
+		{ "policies", required_argument, NULL, 'p' },
+		{ "all-thresholds", no_argument, NULL, 'a' },
+		{ "workload", required_argument, NULL, 'w' },
+		{ "invlpg", required_argument, NULL, 1 },
+		{ "full", required_argument, NULL, 2 },
+		{ "stlb-hit", required_argument, NULL, 3 },
+		{ "walk", required_argument, NULL, 4 },
+		{ "div", required_argument, NULL, 5 },
+		{ "cap", required_argument, NULL, 6 },
+		{ "no-header", no_argument, NULL, 7 },
+		{ "human", no_argument, NULL, 'H' },
+		{ "geometry", no_argument, NULL, 'g' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct sim_costs costs = sim_default_costs;
+	struct sim_policy pol[MAX_POLICIES];
+	const char *policies = "stock,2012,geometry,tlbpath,tlbpath-model,sweep", *workload = NULL;
+	struct sim_cpu_model *models = NULL;
+	unsigned int nmodels = 0, npol = 0, i, j;
+	uint64_t v, div = 16, cap = CAP_DEFAULT;
+	bool human = false, header = true, geometry = false, all = false, sweep = false;
+	char err[512], buf[512], *tok, *save = NULL;
+	struct sim_trace t;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "c:p:aw:Hgh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			models = realloc(models, (nmodels + 1) * sizeof(*models));
+			if (!models || sim_model_parse(&models[nmodels], optarg, err, sizeof(err))) {
+				fprintf(stderr, "tlbsim: %s\n", models ? err : "out of memory");
+				return 1;
+			}
+			nmodels++;
+			break;
+		case 'p':
+			policies = optarg;
+			break;
+		case 'a':
+			all = true;
+			break;
+		case 'w':
+			workload = optarg;
+			break;
+		case 1: case 2: case 3: case 4: case 5: case 6:
+			if (!number(optarg, &v) || v > (1ull << 32) || ((c == 5 || c == 6) && !v)) {
+				fprintf(stderr, "tlbsim: bad number \"%s\"\n", optarg);
+				return 2;
+			}
+			if (c == 1)
+				costs.invlpg = v;
+			else if (c == 2)
+				costs.full = v;
+			else if (c == 3)
+				costs.stlb_hit = v;
+			else if (c == 4)
+				costs.walk = v;
+			else if (c == 5)
+				div = v;
+			else
+				cap = v;
+			break;
+		case 7:
+			header = false;
+			break;
+		case 'H':
+			human = true;
+			break;
+		case 'g':
+			geometry = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (!nmodels) {
+		fprintf(stderr, "tlbsim: no CPU (-c)\n");
+		usage(stderr);
+		return 2;
+	}
+	if (geometry) {
+		for (i = 0; i < nmodels; i++) {
+			struct sim_policy tp = { .kind = POL_TLBPATH, .cap = cap };
+			struct sim_policy r12 = { .kind = POL_2012, .div = div };
+
+			sim_model_print(stdout, &models[i]);
+			printf("  thresholds: stock 33, 2012 %u (before the footprint cap), tlbpath %u\n",
+			       sim_policy_threshold(&r12, &models[i], &costs),
+			       sim_policy_threshold(&tp, &models[i], &costs));
+		}
+		return 0;
+	}
+	if (optind + 1 != argc) {
+		usage(stderr);
+		return 2;
+	}
+
+	snprintf(buf, sizeof(buf), "%s", policies);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		struct sim_policy p = { .div = div, .cap = cap };
+
+		if (!strcmp(tok, "sweep")) {
+			sweep = true;
+			continue;
+		} else if (!strcmp(tok, "stock")) {
+			p.kind = POL_STOCK;
+		} else if (!strcmp(tok, "2012")) {
+			p.kind = POL_2012;
+		} else if (!strcmp(tok, "tlbpath")) {
+			p.kind = POL_TLBPATH;
+		} else if (!strcmp(tok, "tlbpath-model")) {
+			p.kind = POL_TLBPATH_MODEL;
+		} else if (!strcmp(tok, "geometry")) {
+			p.kind = POL_GEOMETRY;
+		} else if (!strncmp(tok, "fixed:", 6) && number(tok + 6, &v) && v < UINT32_MAX) {
+			p.kind = POL_FIXED;
+			p.threshold = v;
+		} else {
+			fprintf(stderr, "tlbsim: unknown policy \"%s\"\n", tok);
+			return 2;
+		}
+		if (npol == MAX_POLICIES) {
+			fprintf(stderr, "tlbsim: at most %d policies\n", MAX_POLICIES);
+			return 2;
+		}
+		pol[npol++] = p;
+	}
+
+	if (sim_trace_load(&t, argv[optind], err, sizeof(err))) {
+		fprintf(stderr, "tlbsim: %s\n", err);
+		return 1;
+	}
+	if (!workload) {
+		const char *base = strrchr(argv[optind], '/');
+
+		snprintf(buf, sizeof(buf), "%s", base ? base + 1 : argv[optind]);
+		buf[strcspn(buf, ".")] = 0;
+		workload = buf;
+	}
+	if (human)
+		printf("%s: %zu events, %" PRIu64 " accesses, %" PRIu64 " ranged flushes (%zu sizes, "
+		       "%" PRIu64 "..%" PRIu64 " entries), %" PRIu64 " full, %u CPUs; costs invlpg %" PRIu64
+		       " full %" PRIu64 " stlb_hit %" PRIu64 " walk %" PRIu64 "\n",
+		       workload, t.n, t.accesses, t.flushes, t.nsizes,
+		       t.nsizes ? t.sizes[0] : 0, t.nsizes ? t.sizes[t.nsizes - 1] : 0,
+		       t.full_flushes, t.ncpus, costs.invlpg, costs.full, costs.stlb_hit, costs.walk);
+	else if (header)
+		fputs(csv_header, stdout);
+
+	for (i = 0; i < nmodels; i++) {
+		struct out o = { .workload = workload, .m = &models[i], .c = &costs, .human = human };
+		struct sim_policy stock = { .kind = POL_STOCK };
+		struct sim_result r;
+
+		if (human) {
+			sim_model_print(stdout, &models[i]);
+			printf("  %-14s %-12s %14s %7s\n", "policy", "threshold", "cycles", "/stock");
+		}
+		if (sim_run(&t, &models[i], &stock, &costs, &r))
+			goto fail;
+		o.stock_cycles = r.cycles;
+		for (j = 0; j < npol; j++) {
+			if (sim_run(&t, &models[i], &pol[j], &costs, &r)) {
+				if (pol[j].kind == POL_TLBPATH_MODEL) {
+					fprintf(stderr, "tlbsim: %s: tlbpath-model: this policy.c has no "
+						"calibrated model, skipped\n", models[i].label);
+					continue;
+				}
+				goto fail;
+			}
+			row(&o, sim_policy_name(pol[j].kind),
+			    sim_policy_threshold(&pol[j], &models[i], &costs), 0, false, &r);
+		}
+		if (sweep) {
+			uint32_t lo, hi;
+
+			if (sim_best_fixed(&t, &models[i], &costs, &r, &lo, &hi,
+					   all ? sweep_row : NULL, &o))
+				goto fail;
+			row(&o, "best-fixed", lo, hi, true, &r);
+		}
+		fflush(stdout);
+	}
+	sim_trace_free(&t);
+	free(models);
+	return 0;
+fail:
+	fprintf(stderr, "tlbsim: out of memory\n");
+	return 1;
+}

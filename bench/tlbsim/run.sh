@@ -1,0 +1,177 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# bench/tlbsim/run.sh: trace the bench workloads, replay them on simulated
+# TLBs of real CPUs under every flush policy, and write, under RESULTS:
+#   sim.csv          one row per (cost set, workload, CPU, policy) (tlbsim's columns)
+#   results.md       the tables (report.sh)
+#   best-threshold-vs-stlb.png   the best fixed threshold against STLB size
+#   run.txt          what ran
+# Traces go to bench/tlbsim/build/traces (not kept: they are regenerated).
+#
+# Settings (environment):
+#   QUICK=1     a run of seconds: tiny traces, 4 CPUs, one cost set, into
+#               bench/tlbsim/build/quick; fails on any error or missing row
+#   CPUS        "NAME=DUMP[@CPU] ..." (default: the list below); a DUMP is
+#               looked up in tests/unit/cpuid, then in CPUID_CORPUS
+#   CPUID_CORPUS  the raw dumps (default ../shared/cpuid beside the clone)
+#   COSTS       "NAME:INVLPG/FULL/STLB_HIT/WALK ..." (default: hansen2014, molnar2015)
+#   JOBS        parallel tlbsim runs (default 2)
+#   RESULTS     output folder (default bench/tlbsim/results)
+set -euo pipefail
+SIM=$(cd "$(dirname "$0")" && pwd)
+TOP=$(cd "$SIM/../.." && pwd)
+QUICK=${QUICK:-0}
+JOBS=${JOBS:-2}
+CPUID_CORPUS=${CPUID_CORPUS:-$TOP/../shared/cpuid}
+FIX=$TOP/tests/unit/cpuid
+
+# The CPU set: P and E cores of a hybrid are CPUs of one dump (the E-core
+# is the first CPU whose geometry differs: tests/unit/cpuid/expected.txt).
+DEFAULT_CPUS="Merom=GenuineIntel00006F6_Merom_CPUID
+Silvermont=GenuineIntel0030673_Silvermont_CPUID
+SandyBridge=GenuineIntel00206A7_SandyBridge2_CPUID
+Haswell=GenuineIntel00306C3_Haswell_CPUID
+Skylake=GenuineIntel00406E3_Skylake_CPUID
+Goldmont=GenuineIntel00506C9_Goldmont_CPUID
+IceLake-SP=GenuineIntel00606A6_ICX_04_CPUID
+SapphireRapids=GenuineIntel00806F8_SapphireRapids_06_CPUID
+GraniteRapids=GenuineIntel00A06D1_GraniteRapids_03_CPUID
+RaptorLake-P=GenuineIntel00B0671_RaptorLake_01_CPUID@0
+RaptorLake-E=GenuineIntel00B0671_RaptorLake_01_CPUID@16
+MeteorLake-E=GenuineIntel00A06A4_MeteorLake_07_CPUID@2
+ArrowLake-P=GenuineIntel00C0662_ArrowLake_07_CPUID@0
+ArrowLake-E=GenuineIntel00C0662_ArrowLake_07_CPUID@2
+Zen1=AuthenticAMD0800F11_K17_Zen_CPUID4
+Zen2=AuthenticAMD0870F10_K17_Matisse_CPUID
+Zen3=AuthenticAMD0A20F10_K19_Vermeer_CPUID1
+Zen4=AuthenticAMD0A60F12_K19_Raphael_02_CPUID
+Zen5=AuthenticAMD0B40F40_K20_GraniteRidge_04_CPUID"
+# hansen2014: a5102476a24b (INVLPG ~100, full flush "not by much" more,
+# dTLB miss ~45); molnar2015: INVLPG 260, CR3 flush 96 (sim.c cites both).
+DEFAULT_COSTS="hansen2014:100/100/7/45 molnar2015:260/96/7/45"
+
+# Workloads: NAME|PROGRAM ARGS (bench/*.c, run with -T).
+if [ "$QUICK" = 1 ]; then
+	RESULTS=${RESULTS:-$SIM/build/quick}
+	CPUS=${CPUS:-"SandyBridge=GenuineIntel00206A7_SandyBridge2_CPUID
+SapphireRapids=GenuineIntel00806F8_SapphireRapids_06_CPUID
+RaptorLake-E=GenuineIntel00B0671_RaptorLake_01_CPUID@16
+Zen5=AuthenticAMD0B40F40_K20_GraniteRidge_04_CPUID"}
+	COSTS=${COSTS:-"hansen2014:100/100/7/45"}
+	WORKLOADS="mprotect-quick|mprotect -n 64 -l 2 -p 32 -s 1 -c 8
+mprotect-quick-t1|mprotect -n 64 -l 2 -p 32 -s 1 -c 8 -t 1
+munmap-quick|munmap -n 64 -l 10 -p 64 -s 1 -c 4"
+else
+	RESULTS=${RESULTS:-$SIM/results}
+	CPUS=${CPUS:-$DEFAULT_CPUS}
+	COSTS=${COSTS:-$DEFAULT_COSTS}
+	# The 2012 seed's knobs (-n 32 -p 512, 64 MiB), fewer loops, and with
+	# ranges up to 128; the settings of scripts/bench.sh; munmap with its
+	# threads' buffer cycled a few times, and with ranges past every ceiling.
+	WORKLOADS="mprotect-seed|mprotect -n 32 -l 16 -p 512 -s 64
+mprotect-seed-t2|mprotect -n 32 -l 16 -p 512 -s 64 -t 2
+mprotect-seed-n128|mprotect -n 128 -l 4 -p 512 -s 64
+mprotect-bench|mprotect -n 128 -l 8 -p 128 -s 4
+mprotect-bench-t2|mprotect -n 128 -l 8 -p 128 -s 4 -t 2
+munmap-bench|munmap -n 64 -l 200 -p 64 -s 8 -c 8
+munmap-256|munmap -n 256 -l 100 -p 256 -s 8 -c 8"
+fi
+
+say() { echo "tlbsim-run: $*" >&2; }
+die() { say "$*"; exit 1; }
+
+start=$(date +%s)
+make -s -C "$SIM" >/dev/null || die "building tlbsim failed"
+tlbsim=$SIM/build/tlbsim
+bin=$SIM/build/bin
+traces=$SIM/build/traces
+[ "$QUICK" = 1 ] && traces=$SIM/build/traces-quick
+mkdir -p "$bin" "$traces" "$RESULTS"
+for w in mprotect munmap; do
+	gcc -static -O2 -Wall -Wextra -Werror -pthread -o "$bin/$w" "$TOP/bench/$w.c" ||
+		die "building bench/$w.c failed"
+done
+
+# The CPUs, resolved to dumps.
+specs=()
+while read -r entry; do
+	[ -n "$entry" ] || continue
+	name=${entry%%=*}
+	dump=${entry#*=}
+	cpu=""
+	case $dump in *@*) cpu=@${dump#*@}; dump=${dump%@*} ;; esac
+	if [ -f "$FIX/$dump.raw" ]; then
+		path=$FIX/$dump.raw
+	elif [ -f "$CPUID_CORPUS/$dump.raw" ]; then
+		path=$CPUID_CORPUS/$dump.raw
+	else
+		say "skipping $name: $dump.raw is in neither $FIX nor $CPUID_CORPUS"
+		continue
+	fi
+	specs+=("$path$cpu#$name")
+done <<< "$CPUS"
+[ ${#specs[@]} -gt 0 ] || die "no CPU to simulate"
+
+# The traces, without address-space randomisation where setarch can
+# turn it off, so that a trace is the same from run to run.
+norand=()
+setarch -R true 2>/dev/null && norand=(setarch -R)
+names=()
+while IFS='|' read -r name cmd; do
+	[ -n "$name" ] || continue
+	set -- $cmd
+	prog=$1
+	shift
+	say "tracing $name: $prog $*"
+	"${norand[@]}" "$bin/$prog" "$@" -T "$traces/$name.trace" >"$traces/$name.out" ||
+		die "$name: $prog failed: $(cat "$traces/$name.out")"
+	names+=("$name")
+done <<< "$WORKLOADS"
+
+# One job per (cost set, workload, CPU); rows gathered in that order.
+jobs=$(mktemp -d)
+trap 'rm -rf "$jobs"' EXIT
+n=0
+for cost in $COSTS; do
+	cname=${cost%%:*}
+	IFS=/ read -r invlpg full stlb walk <<< "${cost#*:}"
+	for name in "${names[@]}"; do
+		for spec in "${specs[@]}"; do
+			n=$((n + 1))
+			printf '%s\0' "$(printf '%05d' $n)|$cname|$tlbsim --no-header -w $name --invlpg $invlpg --full $full --stlb-hit $stlb --walk $walk -c $spec $traces/$name.trace"
+		done
+	done
+done >"$jobs/list"
+say "$n simulations on $JOBS CPUs"
+# shellcheck disable=SC2016
+xargs -0 -P "$JOBS" -n 1 sh -c '
+	id=${1%%|*}; rest=${1#*|}; cname=${rest%%|*}; cmd=${rest#*|}
+	out=$(eval "$cmd") || { echo "tlbsim-run: failed: $cmd" >&2; exit 255; }
+	printf "%s\n" "$out" | sed "s/^/$cname,/" >"$0/$id.csv"' "$jobs" <"$jobs/list" ||
+	die "a simulation failed"
+{
+	echo "cost_set,workload,cpu,source,l1d_4k,l1d_ways,l2_4k,l2_ways,costs,policy,threshold,threshold_hi,cycles,cyc_stlb,cyc_walk,cyc_invlpg,cyc_full,accesses,l1_hits,stlb_hits,walks,calls,perpage,widened,caller_full,invlpg,full_flushes"
+	cat "$jobs"/[0-9]*.csv
+} >"$RESULTS/sim.csv"
+
+rows=$(($(wc -l <"$RESULTS/sim.csv") - 1))
+best=$(grep -c ',best-fixed,' "$RESULTS/sim.csv" || true)
+[ "$best" = "$n" ] || die "expected $n best-fixed rows in sim.csv, found $best"
+"$SIM/report.sh" "$RESULTS" || die "report.sh failed"
+end=$(date +%s)
+{
+	echo "bench/tlbsim/run.sh, $(date -u +%Y-%m-%dT%H:%MZ), $((end - start)) s, JOBS=$JOBS, QUICK=$QUICK"
+	echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-)"
+	echo "costs: $COSTS"
+	echo "CPUs:"
+	for spec in "${specs[@]}"; do
+		printf '  %s (%s)\n' "$("$tlbsim" -g -c "$spec" | head -n 1)" "$(basename "${spec%%#*}")"
+	done
+	echo "workloads (traces under ${traces#"$TOP"/}):"
+	for name in "${names[@]}"; do
+		printf '  %s: %s\n' "$name" "$(sed -n 2p "$traces/$name.trace" | cut -c3- | sed "s|$TOP/||g")"
+		printf '    %s\n' "$("$tlbsim" -H -p stock -c geom:l1d_4k=64 "$traces/$name.trace" | head -n 1 | cut -d: -f2- | sed 's/; costs.*//')"
+	done
+} >"$RESULTS/run.txt"
+say "$rows rows in ${RESULTS#"$TOP"/}/sim.csv, tables in results.md ($((end - start)) s)"

@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tlbsim: a deterministic, trace-driven simulator of per-CPU data TLBs,
+ * to judge TLB flush policies (per-page INVLPG or a full flush) on the
+ * TLB geometry of real CPUs.  See README.md beside this file for the
+ * trace format, the TLB and cost models and their sources.
+ *
+ * Everything is integer arithmetic on a trace held in memory: the same
+ * trace, CPU model, policy and costs always give the same numbers.
+ */
+#ifndef _TLBSIM_H
+#define _TLBSIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "tlbpath/geometry.h"
+
+#define SIM_MAX_CPUS	256
+
+/* ---- Traces ------------------------------------------------------------ */
+
+enum sim_ev_type {
+	EV_READ,	/* r CPU ADDR */
+	EV_WRITE,	/* w CPU ADDR */
+	EV_FLUSH,	/* f CPU START ENTRIES STRIDE_SHIFT */
+	EV_FULL,	/* F CPU: the caller asked for a full flush */
+};
+
+struct sim_event {
+	uint64_t addr;		/* access: address; flush: start */
+	uint64_t entries;	/* flush: (end - start) >> stride_shift */
+	uint64_t total_vm;	/* flush: the mm's total_vm (pages) at the call */
+	uint64_t rss;		/* flush: its resident pages at the call */
+	uint16_t cpu;
+	uint8_t type;		/* enum sim_ev_type */
+	uint8_t shift;		/* access: page shift (12, 21, 30); flush: stride */
+};
+
+struct sim_trace {
+	struct sim_event *ev;
+	size_t n, cap;
+	unsigned int ncpus;		/* highest CPU number + 1 */
+	uint64_t accesses, flushes, full_flushes;
+	bool has_vm;			/* 'v' lines: total_vm/rss known */
+	uint64_t *sizes;		/* distinct flush entry counts, ascending */
+	size_t nsizes;
+};
+
+/*
+ * Parse a trace.  Returns 0, or -1 with a message "FILE:LINE: what" in
+ * @err.  @name labels the messages.
+ */
+int sim_trace_read(struct sim_trace *t, FILE *f, const char *name,
+		   char *err, size_t errlen);
+int sim_trace_load(struct sim_trace *t, const char *path, char *err, size_t errlen);
+int sim_trace_from_string(struct sim_trace *t, const char *text,
+			  char *err, size_t errlen);
+void sim_trace_free(struct sim_trace *t);
+
+/* ---- CPU models -------------------------------------------------------- */
+
+/* One TLB array: entries = sets * ways; ways == entries: fully associative. */
+struct sim_shape {
+	uint32_t entries, ways;
+};
+
+struct sim_cpu_model {
+	char label[96];
+	struct tlbp_geometry geo;	/* what tlbpath's parser says (entries) */
+	struct sim_shape l1[TLBP_NR_SIZES];	/* first-level data TLB */
+	struct sim_shape l2[TLBP_NR_SIZES];	/* second-level / shared TLB */
+};
+
+/*
+ * SPEC (each may end in #LABEL):
+ *   PATH[@N]        CPU N (default: the first) of a `cpuid -r` dump
+ *   live[@N]        CPU N of this machine (CPUID instruction)
+ *   geom:KEY=E[/W],...  by hand; KEY is l1d_4k, l2_4k, l1d_2m, l2_2m,
+ *                   l1d_1g, l2_1g; E entries, W ways (default: fully
+ *                   associative)
+ * Entries come from tlbpath's own parser (src/geometry.c); associativity
+ * from the same raw leaves (see model.c).  Returns 0 or -1 with @err.
+ */
+int sim_model_parse(struct sim_cpu_model *m, const char *spec, char *err, size_t errlen);
+void sim_model_from_cpuid(struct sim_cpu_model *m, const struct tlbp_cpuid *c);
+void sim_model_print(FILE *f, const struct sim_cpu_model *m);
+
+/* ---- Costs ------------------------------------------------------------- */
+
+struct sim_costs {
+	uint64_t invlpg;	/* one INVLPG, on each CPU the flush reaches */
+	uint64_t full;		/* one full flush (CR3 write), per CPU */
+	uint64_t stlb_hit;	/* an access that misses L1 and hits the STLB */
+	uint64_t walk;		/* an access that misses every level: a walk */
+};
+
+/* The defaults, and where each comes from: README.md and sim.c. */
+extern const struct sim_costs sim_default_costs;
+
+/* ---- Policies ---------------------------------------------------------- */
+
+enum sim_policy_kind {
+	POL_STOCK,	/* mainline since 2014: per-page iff entries <= 33 */
+	POL_2012,	/* Alex Shi's 2012 rule: entries <= min(lld_4k, total_vm) / 16 */
+	POL_FIXED,	/* per-page iff entries <= threshold */
+	POL_TLBPATH,	/* tlbpath's default decision (the stock ceiling, model off) */
+	POL_TLBPATH_MODEL,	/* tlbpath's calibrated model fed this run's costs */
+	POL_GEOMETRY,	/* tlbpath's first default: entries <= l1d_4k / 2 + 1 */
+};
+
+struct sim_policy {
+	enum sim_policy_kind kind;
+	uint32_t threshold;	/* POL_FIXED */
+	uint32_t div;		/* POL_2012: FLUSHALL_BAR, 16 in the seed */
+	uint32_t cap;		/* POL_TLBPATH*: the module's cap */
+};
+
+const char *sim_policy_name(enum sim_policy_kind k);
+
+/* ---- The tlbpath adapter (adapter.c: the one place calling src/policy.c) */
+
+/* Everything the simulator knows about one flush call. */
+struct sim_flush_call {
+	unsigned long start, end;	/* end = start + (entries << stride_shift) */
+	unsigned int stride_shift;
+	unsigned int cpu;		/* the CPU that asked */
+	unsigned int nr_cpus;		/* CPUs it reaches, itself included */
+	uint64_t total_vm, rss;		/* pages; 0: not known */
+};
+
+struct sim_tlbpath {
+	bool model;			/* the calibrated model decides */
+	bool usable;			/* false: this build's policy.c lacks it */
+	uint32_t threshold;		/* the uncalibrated default threshold */
+	unsigned char state[256];	/* the policy.c objects, opaque here */
+};
+
+void sim_tlbpath_init(struct sim_tlbpath *a, const struct tlbp_geometry *g,
+		      const struct sim_costs *c, uint32_t cap, bool model);
+bool sim_tlbpath_perpage(const struct sim_tlbpath *a, const struct sim_flush_call *c);
+/* The largest number of entries the policy can keep (for reports). */
+uint32_t sim_tlbpath_ceiling(const struct sim_tlbpath *a);
+
+/* ---- Simulation -------------------------------------------------------- */
+
+struct sim_result {
+	uint64_t accesses, l1_hits, stlb_hits, walks;
+	uint64_t calls;			/* ranged flush calls */
+	uint64_t perpage_calls, widened_calls, caller_full_calls;
+	uint64_t invlpg;		/* INVLPGs executed, all CPUs */
+	uint64_t full_flushes;		/* full flushes executed, all CPUs */
+	uint64_t cyc_stlb, cyc_walk, cyc_invlpg, cyc_full;
+	uint64_t cycles;		/* the sum of the four */
+};
+
+/* The threshold a policy applies on @m, for reports (2012: before the footprint cap). */
+uint32_t sim_policy_threshold(const struct sim_policy *p, const struct sim_cpu_model *m,
+			      const struct sim_costs *c);
+
+int sim_run(const struct sim_trace *t, const struct sim_cpu_model *m,
+	    const struct sim_policy *p, const struct sim_costs *c,
+	    struct sim_result *r);
+
+/*
+ * The best fixed threshold: every threshold from 0 to the largest flush
+ * in the trace is equivalent to one of {0} U sizes, so those are run.
+ * Fills @best (its cycles) and the thresholds [@lo, @hi] that all give
+ * it (@hi = UINT32_MAX: any threshold from @lo up).  @each, when not
+ * NULL, is called with every threshold run.
+ */
+typedef void (*sim_sweep_fn)(void *ctx, uint32_t threshold, const struct sim_result *r);
+int sim_best_fixed(const struct sim_trace *t, const struct sim_cpu_model *m,
+		   const struct sim_costs *c, struct sim_result *best,
+		   uint32_t *lo, uint32_t *hi, sim_sweep_fn each, void *ctx);
+
+#endif /* _TLBSIM_H */
