@@ -7,7 +7,8 @@
 # For each repetition it runs every workload in every configuration:
 #   stock      tlbpath not loaded: the kernel's own ceiling decides
 #   ceiling33  tlbpath loaded, threshold 33 (the stock ceiling)
-#   default    tlbpath loaded, threshold "auto" (from the geometry)
+#   default    tlbpath loaded, threshold "auto" (the stock ceiling)
+#   model      tlbpath loaded, threshold "auto", model=1 (calibrated model)
 #   sweep      tlbpath loaded, threshold = each value of $SWEEP
 # Odd repetitions go through the configurations in that order, even ones
 # in reverse, so a slow drift over the run (fragmentation, page cache)
@@ -168,7 +169,7 @@ want_loaded() {
 	fi
 }
 
-# One configuration: stock, ceiling33, default or a sweep threshold.
+# One configuration: stock, ceiling33, default, model or a sweep threshold.
 run_config() {	# run_config NAME [THRESHOLD]
 	cfg=$1
 	if [ $cfg = stock ]; then
@@ -176,6 +177,7 @@ run_config() {	# run_config NAME [THRESHOLD]
 		thr=$(stock_ceiling)
 	else
 		want_loaded 1 || return
+		if [ $cfg = model ]; then echo 1; else echo 0; fi > $T/model
 		echo "${2:-auto}" > $T/threshold || { thr=$2; fail threshold "write $2 refused"; return; }
 		thr=$(cat $T/threshold)
 	fi
@@ -187,6 +189,7 @@ configs() {
 	echo stock
 	echo ceiling33 33
 	echo default auto
+	echo model auto
 	for t in $SWEEP; do echo sweep $t; done
 }
 

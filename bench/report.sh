@@ -86,9 +86,10 @@ stress-ng's \`bogo_ops_per_s\`.  Written as a **cost ratio**, above 1 is
 worse (for throughput it is stock / default).  The goal (issue #6): default
 / stock <= 1.02 or within the stock runs' spread; default / best fixed
 <= 1.05.  *best fixed* is the sweep's best median for that workload.
+*model* is the opt-in calibrated model (threshold: its largest limit).
 
-| kernel | CPU model | vCPUs | workload | param | default threshold | default / stock | stock spread | default / best fixed (threshold) | vs stock | vs best |
-|---|---|---|---|---|---:|---:|---:|---:|---|---|
+| kernel | CPU model | vCPUs | workload | param | default threshold | default / stock | stock spread | default / best fixed (threshold) | vs stock | vs best | model / stock (threshold) | model / best fixed |
+|---|---|---|---|---|---:|---:|---:|---:|---|---|---:|---:|
 EOF
 awk -F, '
 function cost(v, ref, hi) { return hi ? (v > 0 ? ref / v : 0) : (ref > 0 ? v / ref : 0) }
@@ -107,6 +108,7 @@ NR > 1 && ($8 == "ns_per_call" || $8 == "ns_per_loop" || $8 == "ns_per_access" |
 	}
 	if ($4 == "stock") { sm[k] = $10; sp[k] = $10 > 0 ? ($12 - $11) / $10 : 0 }
 	else if ($4 == "default") { dm[k] = $10; dt[k] = $5 }
+	else if ($4 == "model") { mm[k] = $10; mt[k] = $5 }
 	else if ($4 == "sweep") {
 		if (!(k in bm) || (hi[k] ? $10 > bm[k] : $10 < bm[k])) { bm[k] = $10; bt[k] = $5 }
 	}
@@ -132,8 +134,10 @@ END {
 			if (rb <= 1.05) okB++
 			best = sprintf("%.2f (%s)", rb, bt[k])
 		}
-		printf "| %s | %s | %s | %s | %s | %s | %.2f | %.0f%% | %s | %s | %s |\n",
-			f[1], f[2], f[3], f[4], f[5], dt[k], rs, 100 * sp[k], best, vs, vb
+		ms = (k in mm) ? sprintf("%.2f (%s)", cost(mm[k], sm[k], hi[k]), mt[k]) : "-"
+		mb = (k in mm) && (k in bm) ? sprintf("%.2f", cost(mm[k], bm[k], hi[k])) : "-"
+		printf "| %s | %s | %s | %s | %s | %s | %.2f | %.0f%% | %s | %s | %s | %s | %s |\n",
+			f[1], f[2], f[3], f[4], f[5], dt[k], rs, 100 * sp[k], best, vs, vb, ms, mb
 	}
 	printf "\nNot worse than stock (met, or within noise): %d of %d; within 5%% of the best fixed threshold: %d of %d.\n", okS + 0, ns + 0, okB + 0, nb + 0
 }' "$sum"
