@@ -30,3 +30,62 @@ find_kernel_arm64() {
 arm64_kdir() {
 	echo "$(arm64_root "${1%-arm64}")/usr/src/linux-headers-$1"
 }
+
+# Static aarch64 guest programs: the workloads and the stale-TLB detector.
+# (tlbpath-geometry reads CPUID: x86 only.)
+build_guest_programs_arm64() {
+	local out="$BUILD/guest-bin-arm64" src bin
+	mkdir -p "$out"
+	for src in "$TOP"/bench/*.c "$TOP"/tests/vm/*.c; do
+		[ -e "$src" ] || continue
+		bin="$out/$(basename "${src%.c}")"
+		if [ ! -e "$bin" ] || [ "$src" -nt "$bin" ]; then
+			${ARM64_CROSS}gcc -static -O2 -Wall -Wextra -Werror -pthread -o "$bin" "$src" ||
+				return 1
+		fi
+	done
+	echo "$out"
+}
+
+# /init for the arm64 guest.  QEMU's virt machine has one UART, the
+# kernel's console: the results go to a virtio console (hvc0) instead,
+# whose drivers Debian builds as modules.
+arm64_init_hook() {
+	local root=$1 mods
+	mods="$(arm64_root "${ARM64_KVER%-arm64}")/lib/modules/$ARM64_KVER/kernel/drivers"
+	cp "$mods/virtio/virtio_mmio.ko" "$mods/char/virtio_console.ko" "$root/" || return 1
+	sed -i -e 's|/dev/ttyS1|/dev/hvc0|g' \
+		-e 's|^sh /run-tests|insmod /virtio_mmio.ko; insmod /virtio_console.ko\
+i=0; while [ ! -e /dev/hvc0 ] \&\& [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done\
+&|' "$root/init"
+}
+
+# boot for arm64: the same contract as vmlib.sh's boot().
+boot_arm64() {
+	local kver=$1 initrd=$2 console=$3 output=$4 smp=${5:-2}
+	: >"$console"
+	: >"$output"
+	timeout "${VM_TIMEOUT:-600}" qemu-system-aarch64 \
+		-M virt -cpu "${VM_CPU:-max}" -accel tcg,thread=multi \
+		-smp "$smp" -m "${VM_MEM:-1G}" \
+		-kernel "$(arm64_root "${kver%-arm64}")/Image" -initrd "$initrd" \
+		-append "console=ttyAMA0 panic=-1 oops=panic" \
+		-display none -monitor none -no-reboot \
+		-serial "file:$console" \
+		-device virtio-serial-device \
+		-chardev "file,id=out,path=$output" -device virtconsole,chardev=out \
+		</dev/null
+}
+
+# Switch the harness (vm-test.sh) over to the arm64 kernel.
+use_arm64() {
+	ARM64_KVER=$(find_kernel_arm64)
+	find_kernel() { echo "$ARM64_KVER"; }
+	kdir_of() { arm64_kdir "$1"; }
+	KMAKE_ARGS="ARCH=arm64 CROSS_COMPILE=$ARM64_CROSS"
+	build_guest_programs() { build_guest_programs_arm64; }
+	boot() { boot_arm64 "$@"; }
+	GUEST_BUSYBOX="$(arm64_root "${ARM64_KVER%-arm64}")/bin/busybox"
+	GUEST_INIT_HOOK=arm64_init_hook
+	export ARM64_KVER
+}

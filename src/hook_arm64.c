@@ -11,8 +11,9 @@
  *   unmap_page_range()   munmap, MAP_FIXED over a mapping,
  *                        madvise(MADV_DONTNEED), the OOM reaper
  *   change_protection()  mprotect, NUMA hinting, userfaultfd write-protect
- *   tlb_flush_mmu()      tlb_finish_mmu()'s flush: page tables freed,
- *                        and whatever is still gathered
+ *   tlb_finish_mmu()     the last flush of a gather: page tables freed,
+ *                        and whatever is still gathered (tlb_flush_mmu(),
+ *                        which does the flush, is inlined into it)
  *
  * Each callback decides on the range it is given (the VMA range asked
  * for, an upper bound of what will be gathered; or the gathered range) by
@@ -145,7 +146,7 @@ static void notrace tlbp_vma_cb(unsigned long ip, unsigned long parent_ip,
 	ftrace_test_recursion_unlock(bit);
 }
 
-/* tlb_flush_mmu(struct mmu_gather *tlb): the range as gathered. */
+/* tlb_finish_mmu(struct mmu_gather *tlb): the range as gathered. */
 static void notrace tlbp_flush_cb(unsigned long ip, unsigned long parent_ip,
 				  struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
@@ -182,7 +183,7 @@ static struct tlbp_hook hooks[NR_HOOKS] = {
 		.ops = { .func = tlbp_vma_cb, .flags = FTRACE_OPS_FL_SAVE_REGS },
 	},
 	[HOOK_FLUSH] = {
-		.name = "tlb_flush_mmu",
+		.name = "tlb_finish_mmu",
 		.ops = { .func = tlbp_flush_cb, .flags = FTRACE_OPS_FL_SAVE_REGS },
 	},
 };
@@ -232,7 +233,7 @@ fail:
 
 /*
  * Map a populated page in the loading process and unmap it: the kernel
- * calls unmap_page_range() and tlb_flush_mmu(), and each callback must
+ * calls unmap_page_range() and tlb_finish_mmu(), and each callback must
  * have seen it (kernel.ftrace_enabled=0 registers fine and never calls).
  * Nothing a module can call reaches change_protection(); it is hooked the
  * same way.
