@@ -91,3 +91,6 @@ if [ ${#base[@]} -gt 0 ] || [ ${#extra[@]} -gt 0 ]; then
 	echo "install-deps: installing ${base[*]} ${extra[*]}"
 	apt-get install -y -qq --no-install-recommends "${base[@]}" "${extra[@]}" >/dev/null
 fi
+
+# arm64: the cross compiler, QEMU and Debian's arm64 6.1 kernel, unpacked.
+"$(dirname "$0")/install-arm64.sh"
