@@ -12,7 +12,6 @@
 #include "tlbpath.h"
 
 DEFINE_PER_CPU(struct tlbp_geometry, tlbp_cpu_geo);
-DEFINE_PER_CPU(u32, tlbp_cpu_default);
 
 static enum cpuhp_state hp_state;
 
