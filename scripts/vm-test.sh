@@ -23,7 +23,7 @@ if [ -z "$kver" ]; then
 fi
 
 name=$(basename "${script%.sh}")
-work="$BUILD/$kver/$name-smp$smp"
+work="$BUILD/$kver/$name-smp$smp${VM_CPU:+-${VM_CPU%%,*}}"
 mkdir -p "$work"
 echo "# kernel $kver, $name, $smp vCPUs, QEMU TCG -cpu max"
 
