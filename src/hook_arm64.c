@@ -69,11 +69,37 @@ static __always_inline bool live(struct ftrace_ops *op, unsigned long ip)
 	return false;
 }
 
-/* The first argument registers; SAVE_REGS is what arm64 6.1 offers. */
-static __always_inline struct pt_regs *args(struct ftrace_regs *fregs)
+/*
+ * The first @n arguments.  arm64 up to 6.1 saves full registers
+ * (DYNAMIC_FTRACE_WITH_REGS); from 6.2 on it has DYNAMIC_FTRACE_WITH_ARGS
+ * only, and an ops asking for SAVE_REGS would not register there.
+ */
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_REGS
+#define TLBP_OPS_FLAGS	FTRACE_OPS_FL_SAVE_REGS
+
+static __always_inline bool args(struct ftrace_regs *fregs, unsigned long *a, int n)
 {
-	return ftrace_get_regs(fregs);
+	struct pt_regs *regs = ftrace_get_regs(fregs);
+	int i;
+
+	if (!regs)
+		return false;
+	for (i = 0; i < n; i++)
+		a[i] = regs->regs[i];
+	return true;
 }
+#else
+#define TLBP_OPS_FLAGS	0
+
+static __always_inline bool args(struct ftrace_regs *fregs, unsigned long *a, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		a[i] = ftrace_regs_get_argument(fregs, i);
+	return true;
+}
+#endif
 
 /*
  * Decide on [start, end) at @stride, count, and widen the gathered range
@@ -120,22 +146,21 @@ static void notrace decide(struct mmu_gather *tlb, unsigned long start,
 static void notrace tlbp_vma_cb(unsigned long ip, unsigned long parent_ip,
 				struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
-	struct pt_regs *regs = args(fregs);
 	struct vm_area_struct *vma;
 	struct mmu_gather *tlb;
-	unsigned long start, end;
+	unsigned long a[4], start, end;
 	int bit;
 
-	if (!regs || !live(op, ip))
+	if (!args(fregs, a, 4) || !live(op, ip))
 		return;
 	bit = ftrace_test_recursion_trylock(ip, parent_ip);
 	if (bit < 0)
 		return;
 
-	tlb = (struct mmu_gather *)regs->regs[0];
-	vma = (struct vm_area_struct *)regs->regs[1];
-	start = regs->regs[2];
-	end = regs->regs[3];
+	tlb = (struct mmu_gather *)a[0];
+	vma = (struct vm_area_struct *)a[1];
+	start = a[2];
+	end = a[3];
 	/*
 	 * A full-mm teardown flushes by ASID anyway; hugetlb VMAs are
 	 * flushed by their own code, outside the mmu_gather.
@@ -150,17 +175,17 @@ static void notrace tlbp_vma_cb(unsigned long ip, unsigned long parent_ip,
 static void notrace tlbp_flush_cb(unsigned long ip, unsigned long parent_ip,
 				  struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
-	struct pt_regs *regs = args(fregs);
 	struct mmu_gather *tlb;
+	unsigned long a[1];
 	int bit;
 
-	if (!regs || !live(op, ip))
+	if (!args(fregs, a, 1) || !live(op, ip))
 		return;
 	bit = ftrace_test_recursion_trylock(ip, parent_ip);
 	if (bit < 0)
 		return;
 
-	tlb = (struct mmu_gather *)regs->regs[0];
+	tlb = (struct mmu_gather *)a[0];
 	/* The same test tlb_flush_mmu_tlbonly() makes: is there a flush? */
 	if (tlb->freed_tables || tlb->cleared_ptes || tlb->cleared_pmds ||
 	    tlb->cleared_puds || tlb->cleared_p4ds) {
@@ -176,15 +201,15 @@ static void notrace tlbp_flush_cb(unsigned long ip, unsigned long parent_ip,
 static struct tlbp_hook hooks[NR_HOOKS] = {
 	[HOOK_UNMAP] = {
 		.name = "unmap_page_range",
-		.ops = { .func = tlbp_vma_cb, .flags = FTRACE_OPS_FL_SAVE_REGS },
+		.ops = { .func = tlbp_vma_cb, .flags = TLBP_OPS_FLAGS },
 	},
 	[HOOK_MPROTECT] = {
 		.name = "change_protection",
-		.ops = { .func = tlbp_vma_cb, .flags = FTRACE_OPS_FL_SAVE_REGS },
+		.ops = { .func = tlbp_vma_cb, .flags = TLBP_OPS_FLAGS },
 	},
 	[HOOK_FLUSH] = {
 		.name = "tlb_finish_mmu",
-		.ops = { .func = tlbp_flush_cb, .flags = FTRACE_OPS_FL_SAVE_REGS },
+		.ops = { .func = tlbp_flush_cb, .flags = TLBP_OPS_FLAGS },
 	},
 };
 
