@@ -152,7 +152,8 @@ tlbpath-stat -n 3 1 > /tmp/stat.out 2>&1
 wait
 sed 's/^/# /' /tmp/stat.out
 check "tlbpath-stat prints a header and 3 lines with arm64's counters" \
-	sh -c "[ \$(wc -l < /tmp/stat.out) = 5 ] && ! grep -q 'u_rem\|unloaded' /tmp/stat.out"
+	sh -c "[ \$(wc -l < /tmp/stat.out) = 5 ] && ! grep -q 'u_rem\|unloaded' /tmp/stat.out &&
+	       grep -q '^tlbpath: arm64, range TLBI [01] .*TLB sizes unknown' /tmp/stat.out"
 
 check "rmmod tlbpath" rmmod tlbpath
 check "unload says so, and names no x86 ceiling" \
