@@ -71,7 +71,7 @@ unit: $(UNIT_TESTS) $(TOOLS)
 deps:
 	scripts/install-deps.sh
 
-# Unit tests, DKMS builds, then the in-VM tests on 6.1 and 6.12.
+# Unit tests, DKMS builds, then the in-VM tests on 6.1, 6.12 and sid (7.x).
 check: deps $(UNIT_TESTS) $(TOOLS)
 	prove -v $(UNIT_TESTS) tests/unit/*.t tests/host/*.t tests/vm/*.t
 	QUICK=1 scripts/bench.sh

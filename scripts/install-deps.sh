@@ -3,7 +3,8 @@
 #
 # Install what building and testing tlbpath needs on a Debian 12 host:
 # the toolchain, QEMU, a static busybox, DKMS, and two Debian distro
-# kernels with their headers (bookworm's 6.1 and bookworm-backports' 6.12).
+# kernels with their headers (bookworm's 6.1 and bookworm-backports' 6.12),
+# and a root of Debian's unstable suite holding its newest kernel (7.x).
 #
 # The backports suite is reached through the mirror this machine already
 # uses: the URI is read from the configured apt sources, never written here.
@@ -13,16 +14,7 @@ set -euo pipefail
 
 export DEBIAN_FRONTEND=noninteractive
 
-mirror_uri() {
-	local uri
-	uri=$(sed -n 's/^URIs:[[:space:]]*//p' /etc/apt/sources.list.d/*.sources 2>/dev/null |
-	      tr ' ' '\n' | grep -v -- '-security' | grep -m1 '/debian/\?$' || true)
-	if [ -z "$uri" ]; then
-		uri=$(sed -n 's/^deb[[:space:]]\+\(\[[^]]*\][[:space:]]\+\)\?\([^[:space:]]*\)[[:space:]]\+bookworm[[:space:]].*/\2/p' \
-		      /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null | head -n1)
-	fi
-	echo "$uri"
-}
+. "$(dirname "$0")/mirror.sh"
 
 bp=/etc/apt/sources.list.d/tlbpath-bookworm-backports.sources
 if ! grep -rqs 'bookworm-backports' /etc/apt/sources.list /etc/apt/sources.list.d/; then
@@ -91,6 +83,10 @@ if [ ${#base[@]} -gt 0 ] || [ ${#extra[@]} -gt 0 ]; then
 	echo "install-deps: installing ${base[*]} ${extra[*]}"
 	apt-get install -y -qq --no-install-recommends "${base[@]}" "${extra[@]}" >/dev/null
 fi
+
+# sid's newest kernel and its headers, in a debootstrap root made once per
+# machine (scripts/sid-root.sh).
+"$(dirname "$0")/sid-root.sh" >/dev/null
 
 # arm64: the cross compiler, QEMU and Debian's arm64 6.1 kernel, unpacked.
 "$(dirname "$0")/install-arm64.sh"

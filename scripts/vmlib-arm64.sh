@@ -90,6 +90,11 @@ use_arm64() {
 	KMAKE_ARGS="ARCH=arm64 CROSS_COMPILE=$ARM64_CROSS"
 	build_guest_programs() { build_guest_programs_arm64; }
 	boot() { boot_arm64 "$@"; }
+	# What the guest finds in /kconfig: the arm64 kernel's options.
+	kconfig_of() {
+		grep -E '^CONFIG_(ARM64_TLB_RANGE|UNMAP_KERNEL_AT_EL0|DYNAMIC_FTRACE_WITH_[A-Z]+)=' \
+			"$(arm64_kdir "$ARM64_KVER")/.config" || true
+	}
 	GUEST_BUSYBOX="$(arm64_root "${ARM64_KVER%-arm64}")/bin/busybox"
 	GUEST_INIT_HOOK=arm64_init_hook
 	export ARM64_KVER

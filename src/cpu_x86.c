@@ -9,6 +9,10 @@
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <asm/processor.h>
+/* cpuid_count() moved from <asm/processor.h> to <asm/cpuid/api.h> (7.x). */
+#ifdef TLBP_HAVE_CPUID_API_H
+#include <asm/cpuid/api.h>
+#endif
 #include "tlbpath.h"
 
 DEFINE_PER_CPU(struct tlbp_geometry, tlbp_cpu_geo);

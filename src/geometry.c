@@ -198,15 +198,12 @@ static struct tlb_struct *add_struct(struct tlb_list *l, u8 level, bool data,
 	return t;
 }
 
-/*
- * Descriptor 0xfe ("use leaf 0x18") and the cache descriptors have no
- * table entry, so they add nothing here.
- */
-static void collect_leaf2(const struct tlbp_cpuid *c, struct tlb_list *l)
+unsigned int tlbp_leaf2_codes(const struct tlbp_cpuid *c,
+			      u8 codes[TLBP_LEAF2_MAX_CODES])
 {
 	const u32 regs[4] = { c->leaf2.eax, c->leaf2.ebx,
 			      c->leaf2.ecx, c->leaf2.edx };
-	unsigned int r, b;
+	unsigned int r, b, n = 0;
 
 	for (r = 0; r < 4; r++) {
 		/* Bit 31 set: this register holds no descriptors. */
@@ -215,17 +212,33 @@ static void collect_leaf2(const struct tlbp_cpuid *c, struct tlb_list *l)
 		/* The low byte of EAX is the iteration count, not a descriptor. */
 		for (b = (r == 0); b < 4; b++) {
 			u8 code = (regs[r] >> (8 * b)) & 0xff;
-			const struct tlbp_desc *d;
-			bool data, insn;
 
-			d = code ? tlbp_leaf2_desc(code) : NULL;
-			if (!d)
-				continue;
-			data = d->kind != TLBP_KIND_INSN;
-			insn = d->kind != TLBP_KIND_DATA;
-			add_struct(l, d->level, data, insn, d->sizes, d->entries);
-			add_struct(l, d->level, data, insn, d->sizes2, d->entries2);
+			if (code)
+				codes[n++] = code;
 		}
+	}
+	return n;
+}
+
+/*
+ * Descriptor 0xfe ("use leaf 0x18") and the cache descriptors have no
+ * table entry, so they add nothing here.
+ */
+static void collect_leaf2(const struct tlbp_cpuid *c, struct tlb_list *l)
+{
+	u8 codes[TLBP_LEAF2_MAX_CODES];
+	unsigned int i, n = tlbp_leaf2_codes(c, codes);
+
+	for (i = 0; i < n; i++) {
+		const struct tlbp_desc *d = tlbp_leaf2_desc(codes[i]);
+		bool data, insn;
+
+		if (!d)
+			continue;
+		data = d->kind != TLBP_KIND_INSN;
+		insn = d->kind != TLBP_KIND_DATA;
+		add_struct(l, d->level, data, insn, d->sizes, d->entries);
+		add_struct(l, d->level, data, insn, d->sizes2, d->entries2);
 	}
 }
 

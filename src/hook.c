@@ -72,6 +72,27 @@ static __always_inline bool live(struct ftrace_ops *op, unsigned long ip)
 }
 
 /*
+ * Which way flush_tlb_mm_range() sends the flush, by its own tests: an mm
+ * with a global ASID is flushed by INVLPGB broadcast (6.15+, AMD), one
+ * live on other CPUs by IPIs, any other one on this CPU alone.
+ */
+static __always_inline enum tlbp_counter user_path(struct mm_struct *mm,
+						   bool remote)
+{
+#ifdef TLBP_HAVE_BROADCAST
+	/*
+	 * mm_global_asid() is hidden from modules (#ifndef MODULE in
+	 * <asm/tlbflush.h>); this is its test.  Only the path is counted
+	 * here, so a plain read does: no ordering against the ASID.
+	 */
+	if (mm && cpu_feature_enabled(X86_FEATURE_INVLPGB) &&
+	    READ_ONCE(mm->context.global_asid))
+		return TLBP_USER_BROADCAST;
+#endif
+	return remote ? TLBP_USER_REMOTE : TLBP_USER_LOCAL;
+}
+
+/*
  * flush_tlb_mm_range(struct mm_struct *mm, unsigned long start,
  *		      unsigned long end, unsigned int stride_shift,
  *		      bool freed_tables): mm in %rdi, start in %rsi, end in %rdx,
@@ -111,9 +132,8 @@ static void notrace tlbp_mm_range_cb(unsigned long ip, unsigned long parent_ip,
 	}
 	count_decision(&d, TLBP_USER_PERPAGE, TLBP_USER_PAGES);
 
-	/* The same test flush_tlb_mm_range() makes before sending IPIs. */
 	remote = mm && cpumask_any_but(mm_cpumask(mm), smp_processor_id()) < nr_cpu_ids;
-	tlbp_count(remote ? TLBP_USER_REMOTE : TLBP_USER_LOCAL);
+	tlbp_count(user_path(mm, remote));
 	trace_decision(mm, start, end, (unsigned int)regs->cx, footprint, &d, remote);
 
 	ftrace_test_recursion_unlock(bit);

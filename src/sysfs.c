@@ -341,6 +341,9 @@ static struct counter_attr counter_attrs[] = {
 	COUNTER(user_pages, TLBP_USER_PAGES),
 	COUNTER(user_remote, TLBP_USER_REMOTE),
 	COUNTER(user_local, TLBP_USER_LOCAL),
+#ifdef TLBP_HAVE_BROADCAST
+	COUNTER(user_broadcast, TLBP_USER_BROADCAST),
+#endif
 	COUNTER(kernel_perpage, TLBP_KERNEL_PERPAGE),
 	COUNTER(kernel_widened, TLBP_KERNEL_WIDENED),
 	COUNTER(kernel_caller_full, TLBP_KERNEL_CALLER_FULL),

@@ -9,6 +9,15 @@
 #include "tlbpath/geometry.h"
 #include "tlbpath/policy.h"
 
+/*
+ * 6.15+ kernels built with CONFIG_BROADCAST_TLB_FLUSH flush an mm that
+ * has a global ASID with AMD's INVLPGB broadcast instead of IPIs: a path
+ * of its own, counted only where it exists.
+ */
+#if defined(CONFIG_BROADCAST_TLB_FLUSH)
+#define TLBP_HAVE_BROADCAST 1
+#endif
+
 enum tlbp_counter {
 	TLBP_USER_PERPAGE,
 	TLBP_USER_WIDENED,
@@ -16,6 +25,9 @@ enum tlbp_counter {
 	TLBP_USER_PAGES,
 	TLBP_USER_REMOTE,
 	TLBP_USER_LOCAL,
+#ifdef TLBP_HAVE_BROADCAST
+	TLBP_USER_BROADCAST,
+#endif
 	TLBP_KERNEL_PERPAGE,
 	TLBP_KERNEL_WIDENED,
 	TLBP_KERNEL_CALLER_FULL,

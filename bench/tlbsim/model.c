@@ -104,21 +104,16 @@ static u32 leaf2_ways_of(u8 code, bool second)
 
 static void raw_leaf2(const struct tlbp_cpuid *c, struct raw_list *l)
 {
-	const u32 regs[4] = { c->leaf2.eax, c->leaf2.ebx, c->leaf2.ecx, c->leaf2.edx };
-	unsigned int r, b;
+	u8 codes[TLBP_LEAF2_MAX_CODES];
+	unsigned int i, n = tlbp_leaf2_codes(c, codes);
 
-	for (r = 0; r < 4; r++) {
-		if (regs[r] & 0x80000000u)
+	for (i = 0; i < n; i++) {
+		const struct tlbp_desc *d = tlbp_leaf2_desc(codes[i]);
+
+		if (!d || d->kind == TLBP_KIND_INSN)
 			continue;
-		for (b = (r == 0); b < 4; b++) {
-			u8 code = (regs[r] >> (8 * b)) & 0xff;
-			const struct tlbp_desc *d = code ? tlbp_leaf2_desc(code) : NULL;
-
-			if (!d || d->kind == TLBP_KIND_INSN)
-				continue;
-			add(l, d->level, true, d->sizes, d->entries, leaf2_ways_of(code, false));
-			add(l, d->level, true, d->sizes2, d->entries2, leaf2_ways_of(code, true));
-		}
+		add(l, d->level, true, d->sizes, d->entries, leaf2_ways_of(codes[i], false));
+		add(l, d->level, true, d->sizes2, d->entries2, leaf2_ways_of(codes[i], true));
 	}
 }
 

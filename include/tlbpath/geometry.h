@@ -115,4 +115,9 @@ struct tlbp_desc {
 
 const struct tlbp_desc *tlbp_leaf2_desc(u8 code);
 
+/* Leaf 2's descriptor bytes in register order (at most 15), 0s left out. */
+#define TLBP_LEAF2_MAX_CODES	15
+unsigned int tlbp_leaf2_codes(const struct tlbp_cpuid *c,
+			      u8 codes[TLBP_LEAF2_MAX_CODES]);
+
 #endif /* _TLBPATH_GEOMETRY_H */

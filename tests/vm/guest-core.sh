@@ -44,6 +44,14 @@ for f in threshold enabled model cap stock_ceiling kernel_ceiling \
 	[ -e $T/$f ] || notok "sysfs file $f exists"
 done
 ok "sysfs files exist"
+# 6.15+ kernels with CONFIG_BROADCAST_TLB_FLUSH have an INVLPGB path.
+if grep -q '^CONFIG_BROADCAST_TLB_FLUSH=y' /kconfig; then
+	check "counters/user_broadcast exists (the kernel has INVLPGB broadcast flushes)" \
+		[ -e $T/counters/user_broadcast ]
+else
+	check "no counters/user_broadcast (the kernel has no INVLPGB path)" \
+		[ ! -e $T/counters/user_broadcast ]
+fi
 
 src=$(cat $T/geometry/source)
 l1d=$(cat $T/geometry/l1d_4k)
@@ -237,6 +245,15 @@ reset_counters
 mprotect -n 8 -l 50 -p 16 -t 1 >/dev/null
 diag "threaded: remote=$(cnt user_remote) local=$(cnt user_local)"
 check "flushes with a live mm elsewhere are counted as remote" [ "$(cnt user_remote)" -ge 100 ]
+# One cat reads them all: a process of its own would flush between reads.
+set -- $(cd $T/counters && cat user_remote user_local user_perpage user_widened \
+	 user_caller_full $([ ! -e user_broadcast ] || echo user_broadcast))
+bcast=${6:-0}
+check "each user flush is counted on one path (remote $1 + local $2 + broadcast $bcast)" \
+	[ $(( $1 + $2 + bcast )) = $(( $3 + $4 + $5 )) ]
+if ! grep -qw invlpgb /proc/cpuinfo; then
+	check "no broadcast flushes on a CPU without INVLPGB" [ $bcast = 0 ]
+fi
 
 # enabled=0: stock decisions (and the stock ceiling), still counted.
 echo 0 > $T/threshold
