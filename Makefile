@@ -2,6 +2,7 @@
 #
 # make                 build tlbpath.ko for the running kernel (or KDIR=...)
 # make install         install it for that kernel (modules_install, depmod)
+# make arm64           tlbpath.ko cross-built for Debian's arm64 6.1 kernel (make deps)
 # make check           unit tests, DKMS builds, in-VM tests on Debian's kernels
 # make demo            boot a Debian kernel in QEMU and show tlbpath at work
 # make unit            user-space unit tests only (TAP, under prove)
@@ -21,18 +22,27 @@ TLBPATH_VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' $(CURDIR)/d
 
 CC ?= gcc
 UNIT_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -Iinclude
-UNIT_TESTS := tests/unit/test_geometry tests/unit/test_policy
+UNIT_TESTS := tests/unit/test_geometry tests/unit/test_policy tests/unit/test_tlbi
 
 TOOLS := scripts/tlbpath-geometry
 PREFIX ?= /usr/local
 
-.PHONY: all module install clean unit check check-long demo deps tools \
+.PHONY: all module arm64 install clean unit check check-long demo deps tools \
 	bench bench-quick bench-host deb sim sim-quick
 
 all: module
 
 module:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) TLBPATH_VERSION=$(TLBPATH_VERSION) modules
+
+# The arm64 headers unpacked by scripts/install-arm64.sh, built with the
+# host's own kbuild tools.
+ARM64_KDIR = $(shell bash -c '. scripts/vmlib-arm64.sh && k=$$(find_kernel_arm64) && [ -n "$$k" ] && arm64_kdir $$k')
+
+arm64:
+	@test -n "$(ARM64_KDIR)" || { echo "no arm64 kernel headers: run make deps" >&2; exit 1; }
+	$(MAKE) -C $(ARM64_KDIR) M=$(CURDIR) ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- \
+		TLBPATH_VERSION=$(TLBPATH_VERSION) modules
 
 install: module tools
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
@@ -51,6 +61,9 @@ clean:
 
 tests/unit/test_%: tests/unit/test_%.c src/geometry.c src/policy.c include/tlbpath/*.h tests/unit/tap.h
 	$(CC) $(UNIT_CFLAGS) -o $@ $< src/geometry.c src/policy.c
+
+tests/unit/test_tlbi: tests/unit/test_tlbi.c src/tlbi.c include/tlbpath/*.h tests/unit/tap.h
+	$(CC) $(UNIT_CFLAGS) -o $@ $< src/tlbi.c
 
 unit: $(UNIT_TESTS) $(TOOLS)
 	prove -v $(UNIT_TESTS) tests/unit/*.t

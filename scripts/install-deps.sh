@@ -87,3 +87,6 @@ fi
 # sid's newest kernel and its headers, in a debootstrap root made once per
 # machine (scripts/sid-root.sh).
 "$(dirname "$0")/sid-root.sh" >/dev/null
+
+# arm64: the cross compiler, QEMU and Debian's arm64 6.1 kernel, unpacked.
+"$(dirname "$0")/install-arm64.sh"

@@ -46,6 +46,11 @@ installed_kernels() {
 	done | sed '/^$/d'
 }
 
+# The build tree of kernel $1, and what make needs besides to build for
+# it (vmlib-arm64.sh sets both for its cross builds).
+kdir_of() { echo "/lib/modules/$1/build"; }
+KMAKE_ARGS=${KMAKE_ARGS:-}
+
 # build_kmod KVER NAME PATH...: build the module whose Kbuild and sources
 # are PATH... (copied, so each kernel gets its own build) with W=1; any
 # warning fails.  Prints the .ko's path.
@@ -59,7 +64,7 @@ build_kmod() {
 		build_in_root "$(kernel_root "$kver")" "$kver" "$dir" ||
 			{ cat "$dir/build.log" >&2; return 1; }
 	else
-		make -s -C "/lib/modules/$kver/build" M="$dir" W=1 \
+		make -s -C "$(kdir_of "$kver")" M="$dir" W=1 $KMAKE_ARGS \
 			TLBPATH_VERSION="$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$TOP/dkms.conf")" \
 			modules >"$dir/build.log" 2>&1 || { cat "$dir/build.log" >&2; return 1; }
 	fi
@@ -184,7 +189,7 @@ make_initramfs() {
 	shift 3
 	root=$(mktemp -d)
 	mkdir -p "$root"/{bin,sbin,proc,sys,dev,tmp,mnt,root,etc}
-	cp /bin/busybox "$root/bin/busybox"
+	cp "${GUEST_BUSYBOX:-/bin/busybox}" "$root/bin/busybox"
 	bins=$(build_guest_programs) || return 1
 	cp "$bins"/* "$TOP/scripts/tlbpath-stat" "$root/bin/"
 	cp "$ko" "$root/"
@@ -210,6 +215,8 @@ echo "tlbpath-guest: done" >/dev/ttyS1
 sync
 poweroff -f
 INIT
+	# vmlib-arm64.sh adapts /init to its guest.
+	[ -z "${GUEST_INIT_HOOK:-}" ] || "$GUEST_INIT_HOOK" "$root" || return 1
 	chmod +x "$root/init" "$root/run-tests"
 	(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$out"
 	rm -rf "$root"

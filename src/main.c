@@ -16,6 +16,7 @@
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include "tlbpath.h"
+#include "arch.h"
 
 static int threshold = -1;
 module_param(threshold, int, 0444);
@@ -234,6 +235,10 @@ static int __init tlbp_init(void)
 	tlbp_apply_policy();
 	mutex_unlock(&tlbp_lock);
 
+	if (IS_ENABLED(CONFIG_ARM64)) {
+		tlbp_arm64_report(true);
+		return 0;
+	}
 	boot = &per_cpu(tlbp_cpu_geo, tlbp_boot_cpu());
 	pr_info("loaded: geometry %s%s (l1d_4k=%u l2_4k=%u), threshold %u%s, stock ceiling %u, cap %u%s\n",
 		tlbp_geo_source_name(boot->source),
@@ -276,6 +281,10 @@ static void __exit tlbp_exit(void)
 
 	/* Waits until no callback is running any more. */
 	tlbp_hooks_unregister();
+	if (IS_ENABLED(CONFIG_ARM64)) {
+		tlbp_arm64_report(false);
+		return;
+	}
 	pr_info("unloaded: tlb_single_page_flush_ceiling back to %lu\n",
 		tlbp_ceiling_original());
 }

@@ -17,6 +17,8 @@
 #include <linux/kobject.h>
 #include <linux/sysfs.h>
 #include "tlbpath.h"
+#include "arch.h"
+#include "tlbpath/tlbi.h"
 
 static struct kobject *tlbp_kobj;
 
@@ -108,6 +110,33 @@ RO_U32(threshold_auto, READ_ONCE(tlbp_auto));
 RO_U32(stock_ceiling, tlbp_policy.stock);
 RO_U32(kernel_ceiling, tlbp_ceiling_read());
 
+/*
+ * Files of paths that only x86 has: on arm64 they are absent, not zero.
+ * arm64 has no ceiling variable, no calibration (so no model), and no
+ * architected TLB sizes.
+ */
+static umode_t x86_only(struct attribute *a, const struct attribute *const *only,
+			size_t n)
+{
+	size_t i;
+
+	if (IS_ENABLED(CONFIG_X86))
+		return a->mode;
+	for (i = 0; i < n; i++)
+		if (a == only[i])
+			return 0;
+	return a->mode;
+}
+
+static const struct attribute *const top_x86[] = {
+	&kernel_ceiling_attr.attr, &model_attr.attr,
+};
+
+static umode_t top_visible(struct kobject *k, struct attribute *a, int n)
+{
+	return x86_only(a, top_x86, ARRAY_SIZE(top_x86));
+}
+
 static struct attribute *top_attrs[] = {
 	&threshold_attr.attr,
 	&enabled_attr.attr,
@@ -121,6 +150,7 @@ static struct attribute *top_attrs[] = {
 
 static const struct attribute_group top_group = {
 	.attrs = top_attrs,
+	.is_visible = top_visible,
 };
 
 /* geometry/: the boot CPU's numbers */
@@ -191,17 +221,46 @@ static ssize_t by_cpu_show(struct kobject *k, struct kobj_attribute *a, char *bu
 
 static struct kobj_attribute by_cpu_attr = __ATTR_RO(by_cpu);
 
+#ifdef CONFIG_ARM64
+/* FEAT_TLBIRANGE: in use by the kernel, and the boot CPU's ID field. */
+RO_U32(tlbi_range, tlbp_arm64.tlbi_range);
+RO_U32(isar0_tlb, tlbp_isar0_tlb(tlbp_arm64.isar0));
+
+static ssize_t midr_show(struct kobject *k, struct kobj_attribute *a, char *buf)
+{
+	return sysfs_emit(buf, "0x%08llx\n", tlbp_arm64.midr);
+}
+
+static struct kobj_attribute midr_attr = __ATTR_RO(midr);
+#endif
+
 static struct attribute *geometry_attrs[] = {
 	&l1d_4k_attr.attr, &l1i_4k_attr.attr, &l2_4k_attr.attr,
 	&l1d_2m_attr.attr, &l1i_2m_attr.attr, &l2_2m_attr.attr,
 	&l1d_1g_attr.attr, &l1i_1g_attr.attr, &l2_1g_attr.attr,
 	&source_attr.attr, &hypervisor_attr.attr, &by_cpu_attr.attr,
+#ifdef CONFIG_ARM64
+	&tlbi_range_attr.attr, &isar0_tlb_attr.attr, &midr_attr.attr,
+#endif
 	NULL,
 };
+
+static const struct attribute *const geometry_x86[] = {
+	&l1d_4k_attr.attr, &l1i_4k_attr.attr, &l2_4k_attr.attr,
+	&l1d_2m_attr.attr, &l1i_2m_attr.attr, &l2_2m_attr.attr,
+	&l1d_1g_attr.attr, &l1i_1g_attr.attr, &l2_1g_attr.attr,
+	&hypervisor_attr.attr, &by_cpu_attr.attr,
+};
+
+static umode_t geometry_visible(struct kobject *k, struct attribute *a, int n)
+{
+	return x86_only(a, geometry_x86, ARRAY_SIZE(geometry_x86));
+}
 
 static const struct attribute_group geometry_group = {
 	.name = "geometry",
 	.attrs = geometry_attrs,
+	.is_visible = geometry_visible,
 };
 
 /* calibration/ */
@@ -253,7 +312,7 @@ static struct attribute *calibration_attrs[] = {
 	NULL,
 };
 
-static const struct attribute_group calibration_group = {
+static const struct attribute_group calibration_group __maybe_unused = {
 	.name = "calibration",
 	.attrs = calibration_attrs,
 };
@@ -310,13 +369,26 @@ static struct kobj_attribute reset_attr = __ATTR_WO(reset);
 
 static struct attribute *counters_attrs[TLBP_NR_COUNTERS + 2];
 
+/* counters_attrs[n] is counter_attrs[n], then reset. */
+static umode_t counters_visible(struct kobject *k, struct attribute *a, int n)
+{
+	if (n < TLBP_NR_COUNTERS && !tlbp_counter_present(counter_attrs[n].idx))
+		return 0;
+	return a->mode;
+}
+
 static const struct attribute_group counters_group = {
 	.name = "counters",
 	.attrs = counters_attrs,
+	.is_visible = counters_visible,
 };
 
 static const struct attribute_group *groups[] = {
-	&top_group, &geometry_group, &calibration_group, &counters_group, NULL,
+	&top_group, &geometry_group, &counters_group,
+#ifdef CONFIG_X86
+	&calibration_group,
+#endif
+	NULL,
 };
 
 int tlbp_sysfs_init(void)

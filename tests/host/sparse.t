@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# sparse (make C=2) reports nothing on the module, for each Debian kernel.
+# sparse (make C=2) reports nothing on the module, for each Debian kernel
+# (arm64's too, cross-built).
 set -uo pipefail
 . "$(dirname "$0")/../../scripts/vmlib.sh"
 
@@ -9,16 +10,20 @@ if ! command -v sparse >/dev/null; then
 	echo "1..0 # SKIP sparse is not installed (make deps)"
 	exit 0
 fi
+. "$(dirname "$0")/../../scripts/vmlib-arm64.sh"
 mapfile -t kernels < <(installed_kernels)
-echo "1..${#kernels[@]}"
+arm64=$(find_kernel_arm64)
+echo "1..$(( ${#kernels[@]} + (${#arm64} > 0) ))"
 n=0
-for k in "${kernels[@]}"; do
+for k in "${kernels[@]}" $arm64; do
 	n=$((n + 1))
 	dir="$BUILD/$k/sparse"
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	cp -r "$TOP/src" "$TOP/include" "$TOP/Kbuild" "$dir/"
-	out=$(make -s -C "/lib/modules/$k/build" M="$dir" C=2 modules 2>&1 |
+	kdir="/lib/modules/$k/build" args=()
+	[ "$k" != "$arm64" ] || kdir=$(arm64_kdir "$k") args=(ARCH=arm64 CROSS_COMPILE=$ARM64_CROSS)
+	out=$(make -s -C "$kdir" M="$dir" "${args[@]}" C=2 modules 2>&1 |
 	      grep -E "^$dir/.*(warning|error):")
 	if [ -z "$out" ]; then
 		echo "ok $n - sparse (make C=2) is silent for $k"

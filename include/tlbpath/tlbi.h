@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * arm64 TLB invalidation by range (FEAT_TLBIRANGE), as pure C.
+ *
+ * The kernel issues the instructions itself (__flush_tlb_range() in
+ * arch/arm64/include/asm/tlbflush.h is inline); tlbpath only decides
+ * whether a range is flushed at all or widened to a full ASID flush, and
+ * what that decision weighs is how many TLBI operations the kernel's loop
+ * would issue for it.  This encodes the operands the way the 6.1 kernel
+ * does and counts the operations, so both can be unit-tested.
+ *
+ * Range operand (TLBI RVAE1IS, RVALE1IS):
+ *
+ *   | ASID  | TG    | SCALE | NUM   | TTL   | BADDR          |
+ *   | 63:48 | 47:46 | 45:44 | 43:39 | 38:37 | 36:0           |
+ *
+ * and it covers [BADDR, BADDR + (NUM + 1) * 2^(5 * SCALE + 1) pages).
+ */
+#ifndef _TLBPATH_TLBI_H
+#define _TLBPATH_TLBI_H
+
+#include "types.h"
+
+/* Translation granule codes, TG (get_trans_granule()) */
+#define TLBP_TG_4K		1
+#define TLBP_TG_16K		2
+#define TLBP_TG_64K		3
+
+#define TLBP_TLBI_MAX_SCALE	3
+#define TLBP_TLBI_MAX_NUM	31
+
+/* __TLBI_RANGE_PAGES(num, scale) */
+#define TLBP_TLBI_RANGE_PAGES(num, scale) \
+	((unsigned long)((num) + 1) << (5 * (scale) + 1))
+
+/* MAX_TLBI_RANGE_PAGES: from this many pages on, the kernel flushes the ASID. */
+#define TLBP_TLBI_MAX_RANGE_PAGES \
+	TLBP_TLBI_RANGE_PAGES(TLBP_TLBI_MAX_NUM, TLBP_TLBI_MAX_SCALE)
+
+/*
+ * tlbp_tlbi_ops() of a range the kernel does not invalidate by address:
+ * it flushes the whole ASID instead (far above any threshold).
+ */
+#define TLBP_TLBI_ASID_FLUSH	(~0UL >> 1)
+
+/* ID_AA64ISAR0_EL1.TLB, bits 59:56 */
+#define TLBP_ISAR0_TLB_SHIFT	56
+#define TLBP_ISAR0_TLB_OS	1	/* TLBI *OS: outer shareable */
+#define TLBP_ISAR0_TLB_RANGE	2	/* and TLBI R*: FEAT_TLBIRANGE */
+
+struct tlbp_tlbi_range {
+	u64 baddr;		/* base address >> page shift, 37 bits */
+	unsigned int ttl;	/* level hint, 0: any */
+	unsigned int num;
+	unsigned int scale;
+	unsigned int tg;
+	unsigned int asid;
+};
+
+/* The TG code of a page size given as its shift (12, 14, 16); 0 if none. */
+unsigned int tlbp_tlbi_tg(unsigned int page_shift);
+
+/* __TLBI_VADDR(addr, asid): the operand of TLBI VAE1IS, VALE1IS. */
+u64 tlbp_tlbi_vaddr(u64 addr, unsigned int asid);
+
+/* __TLBI_VADDR_RANGE(addr, asid, scale, num, ttl) for pages of 1 << @page_shift. */
+u64 tlbp_tlbi_vaddr_range(u64 addr, unsigned int page_shift, unsigned int asid,
+			  unsigned int scale, unsigned int num, unsigned int ttl);
+
+void tlbp_tlbi_range_decode(u64 op, struct tlbp_tlbi_range *r);
+
+/* Pages a range operand covers: (num + 1) << (5 * scale + 1). */
+unsigned long tlbp_tlbi_range_pages(const struct tlbp_tlbi_range *r);
+
+/* The FEAT_TLBIRANGE level of an ID_AA64ISAR0_EL1 value: 0, 1 or 2. */
+unsigned int tlbp_isar0_tlb(u64 isar0);
+
+/*
+ * The TLBI operations __flush_tlb_range() (6.1) issues for @pages pages
+ * (already rounded to the stride) flushed at a stride of 1 << @stride_order
+ * pages, with pages of 1 << @page_shift bytes, with (@range) or without
+ * range operations; TLBP_TLBI_ASID_FLUSH when it flushes the ASID instead.
+ * Each operation is doubled with KPTI (the user ASID), not counted here.
+ */
+unsigned long tlbp_tlbi_ops(unsigned long pages, unsigned int stride_order,
+			    unsigned int page_shift, bool range);
+
+/* The most operations __flush_tlb_range() ever issues for one range. */
+unsigned long tlbp_tlbi_stock_max(unsigned int page_shift, bool range);
+
+#endif /* _TLBPATH_TLBI_H */

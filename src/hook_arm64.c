@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The ftrace hooks of tlbpath on arm64: the mmu_gather choke points.
+ *
+ * Every arm64 flush helper is inline (__flush_tlb_range(), flush_tlb_mm(),
+ * tlb_flush()), and so is the generic tlb_end_vma() that flushes each
+ * VMA's gathered range, so there is no flush function to hook.  What can
+ * be hooked is where a range starts to be gathered and where it is
+ * flushed last:
+ *
+ *   unmap_page_range()   munmap, MAP_FIXED over a mapping,
+ *                        madvise(MADV_DONTNEED), the OOM reaper
+ *   change_protection()  mprotect, NUMA hinting, userfaultfd write-protect
+ *   tlb_finish_mmu()     the last flush of a gather: page tables freed,
+ *                        and whatever is still gathered (tlb_flush_mmu(),
+ *                        which does the flush, is inlined into it)
+ *
+ * Each callback decides on the range it is given (the VMA range asked
+ * for, an upper bound of what will be gathered; or the gathered range) by
+ * the number of TLBI operations __flush_tlb_range() would issue for it,
+ * and to widen it sets the mmu_gather's range to [0, TASK_SIZE_MAX).
+ * __tlb_adjust_range() only ever grows a range, so that survives the
+ * gathering, and __flush_tlb_range() then takes its own flush_tlb_mm()
+ * (a full ASID flush), as it does above MAX_TLBI_RANGE_PAGES.  A range is
+ * only ever widened, never narrowed.  A range widened ahead of a VMA in
+ * which nothing is cleared stays wide until the next flush that has
+ * something to flush, which it then makes full: more flushing, never less.
+ *
+ * mremap's move_ptes() and the hugetlb paths call flush_tlb_range() inline
+ * without an mmu_gather: they are not reached, and flush as stock.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/ftrace.h>
+#include <linux/log2.h>
+#include <linux/mm.h>
+#include <linux/mman.h>
+#include <linux/sched.h>
+#include <asm/cpufeature.h>
+#include <asm/processor.h>
+#include <asm/tlb.h>
+#include <asm/tlbflush.h>
+#include "tlbpath.h"
+#include "arch.h"
+#include "tlbpath/tlbi.h"
+
+static_assert(TLBP_TLBI_MAX_RANGE_PAGES == MAX_TLBI_RANGE_PAGES);
+/* A widened range is always past the kernel's own full-flush limit. */
+static_assert((TASK_SIZE_MAX >> PAGE_SHIFT) >= MAX_TLBI_RANGE_PAGES);
+
+enum { HOOK_UNMAP, HOOK_MPROTECT, HOOK_FLUSH, NR_HOOKS };
+
+struct tlbp_hook {
+	const char *name;
+	struct ftrace_ops ops;
+	unsigned long seen_ip;
+	bool filtered;
+	bool registered;
+};
+
+static __always_inline bool live(struct ftrace_ops *op, unsigned long ip)
+{
+	struct tlbp_hook *h = container_of(op, struct tlbp_hook, ops);
+
+	if (likely(READ_ONCE(tlbp_live)))
+		return true;
+	if (!READ_ONCE(h->seen_ip))
+		WRITE_ONCE(h->seen_ip, ip);
+	return false;
+}
+
+/*
+ * The first @n arguments.  arm64 up to 6.1 saves full registers
+ * (DYNAMIC_FTRACE_WITH_REGS); from 6.2 on it has DYNAMIC_FTRACE_WITH_ARGS
+ * only, and an ops asking for SAVE_REGS would not register there.
+ */
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_REGS
+#define TLBP_OPS_FLAGS	FTRACE_OPS_FL_SAVE_REGS
+
+static __always_inline bool args(struct ftrace_regs *fregs, unsigned long *a, int n)
+{
+	struct pt_regs *regs = ftrace_get_regs(fregs);
+	int i;
+
+	if (!regs)
+		return false;
+	for (i = 0; i < n; i++)
+		a[i] = regs->regs[i];
+	return true;
+}
+#else
+#define TLBP_OPS_FLAGS	0
+
+static __always_inline bool args(struct ftrace_regs *fregs, unsigned long *a, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		a[i] = ftrace_regs_get_argument(fregs, i);
+	return true;
+}
+#endif
+
+/*
+ * Decide on [start, end) at @stride, count, and widen the gathered range
+ * of @tlb if so decided.
+ */
+static void notrace decide(struct mmu_gather *tlb, unsigned long start,
+			   unsigned long end, unsigned long stride)
+{
+	unsigned long pages, ops;
+	struct tlbp_decision d;
+	struct tlbp_policy p;
+
+	start = round_down(start, stride);
+	end = round_up(end, stride);
+	pages = (end - start) >> PAGE_SHIFT;
+	ops = tlbp_tlbi_ops(pages, ilog2(stride) - PAGE_SHIFT, PAGE_SHIFT,
+			    system_supports_tlb_range());
+
+	tlbp_policy_now(&p, this_cpu_ptr(&tlbp_cpu_model));
+	/* The decision counts entries; here they are TLBI operations. */
+	tlbp_decide(&p, 0, ops, 0, TLBP_FOOTPRINT_UNKNOWN, &d);
+	if (d.verdict == TLBP_WIDEN) {
+		tlb->start = 0;
+		tlb->end = max(tlb->end, TASK_SIZE_MAX);
+	}
+
+	tlbp_count(TLBP_USER_PERPAGE + (int)d.verdict);
+	if (d.verdict == TLBP_PERPAGE) {
+		tlbp_count_add(TLBP_USER_PAGES, ops);
+		if (d.stock_full)
+			tlbp_count(TLBP_KEPT_WHERE_STOCK_FULL);
+	} else if (d.verdict == TLBP_WIDEN && !d.stock_full) {
+		tlbp_count(TLBP_FULL_WHERE_STOCK_KEPT);
+	}
+}
+
+/*
+ * unmap_page_range(struct mmu_gather *tlb, struct vm_area_struct *vma,
+ *		    unsigned long addr, unsigned long end, ...) and
+ * change_protection(struct mmu_gather *tlb, struct vm_area_struct *vma,
+ *		     unsigned long start, unsigned long end, ...): the range
+ * of one VMA about to be gathered, at page stride.
+ */
+static void notrace tlbp_vma_cb(unsigned long ip, unsigned long parent_ip,
+				struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	struct vm_area_struct *vma;
+	struct mmu_gather *tlb;
+	unsigned long a[4], start, end;
+	int bit;
+
+	if (!args(fregs, a, 4) || !live(op, ip))
+		return;
+	bit = ftrace_test_recursion_trylock(ip, parent_ip);
+	if (bit < 0)
+		return;
+
+	tlb = (struct mmu_gather *)a[0];
+	vma = (struct vm_area_struct *)a[1];
+	start = a[2];
+	end = a[3];
+	/*
+	 * A full-mm teardown flushes by ASID anyway; hugetlb VMAs are
+	 * flushed by their own code, outside the mmu_gather.
+	 */
+	if (!tlb->fullmm && !is_vm_hugetlb_page(vma) && end > start)
+		decide(tlb, start, end, PAGE_SIZE);
+
+	ftrace_test_recursion_unlock(bit);
+}
+
+/* tlb_finish_mmu(struct mmu_gather *tlb): the range as gathered. */
+static void notrace tlbp_flush_cb(unsigned long ip, unsigned long parent_ip,
+				  struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	struct mmu_gather *tlb;
+	unsigned long a[1];
+	int bit;
+
+	if (!args(fregs, a, 1) || !live(op, ip))
+		return;
+	bit = ftrace_test_recursion_trylock(ip, parent_ip);
+	if (bit < 0)
+		return;
+
+	tlb = (struct mmu_gather *)a[0];
+	/* The same test tlb_flush_mmu_tlbonly() makes: is there a flush? */
+	if (tlb->freed_tables || tlb->cleared_ptes || tlb->cleared_pmds ||
+	    tlb->cleared_puds || tlb->cleared_p4ds) {
+		if (tlb->fullmm)
+			tlbp_count(TLBP_USER_CALLER_FULL);
+		else if (tlb->end > tlb->start)
+			decide(tlb, tlb->start, tlb->end, tlb_get_unmap_size(tlb));
+	}
+
+	ftrace_test_recursion_unlock(bit);
+}
+
+static struct tlbp_hook hooks[NR_HOOKS] = {
+	[HOOK_UNMAP] = {
+		.name = "unmap_page_range",
+		.ops = { .func = tlbp_vma_cb, .flags = TLBP_OPS_FLAGS },
+	},
+	[HOOK_MPROTECT] = {
+		.name = "change_protection",
+		.ops = { .func = tlbp_vma_cb, .flags = TLBP_OPS_FLAGS },
+	},
+	[HOOK_FLUSH] = {
+		.name = "tlb_finish_mmu",
+		.ops = { .func = tlbp_flush_cb, .flags = TLBP_OPS_FLAGS },
+	},
+};
+
+void tlbp_hooks_unregister(void)
+{
+	int i;
+
+	for (i = ARRAY_SIZE(hooks) - 1; i >= 0; i--) {
+		struct tlbp_hook *h = &hooks[i];
+
+		if (h->registered)
+			unregister_ftrace_function(&h->ops);
+		if (h->filtered)
+			ftrace_free_filter(&h->ops);
+		h->registered = false;
+		h->filtered = false;
+	}
+}
+
+int tlbp_hooks_register(void)
+{
+	int i, ret;
+
+	for (i = 0; i < ARRAY_SIZE(hooks); i++) {
+		struct tlbp_hook *h = &hooks[i];
+
+		h->filtered = true;
+		ret = ftrace_set_filter(&h->ops, (unsigned char *)h->name,
+					strlen(h->name), 1);
+		if (ret) {
+			pr_err("cannot filter ftrace on %s (%d)\n", h->name, ret);
+			goto fail;
+		}
+		ret = register_ftrace_function(&h->ops);
+		if (ret) {
+			pr_err("cannot hook %s through ftrace (%d)\n", h->name, ret);
+			goto fail;
+		}
+		h->registered = true;
+	}
+	return 0;
+fail:
+	tlbp_hooks_unregister();
+	return ret;
+}
+
+/*
+ * Map a populated page in the loading process and unmap it: the kernel
+ * calls unmap_page_range() and tlb_finish_mmu(), and each callback must
+ * have seen it (kernel.ftrace_enabled=0 registers fine and never calls).
+ * Nothing a module can call reaches change_protection(); it is hooked the
+ * same way.
+ */
+int tlbp_hooks_selftest(void)
+{
+	unsigned long addr;
+	int ret;
+
+	if (!current->mm)
+		return -EINVAL;
+	addr = vm_mmap(NULL, 0, PAGE_SIZE, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, 0);
+	if (IS_ERR_VALUE(addr))
+		return (int)addr;
+	ret = vm_munmap(addr, PAGE_SIZE);
+	if (ret)
+		return ret;
+	if (!READ_ONCE(hooks[HOOK_UNMAP].seen_ip) || !READ_ONCE(hooks[HOOK_FLUSH].seen_ip))
+		return -ENODEV;
+	return 0;
+}

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * arm64 TLBI operands and operation counts, as the 6.1 kernel's
+ * __flush_tlb_range() makes them.  Pure C: no kernel headers.
+ */
+#include "tlbpath/tlbi.h"
+
+#define MASK(bits)	((1ULL << (bits)) - 1)
+
+unsigned int tlbp_tlbi_tg(unsigned int page_shift)
+{
+	switch (page_shift) {
+	case 12:
+		return TLBP_TG_4K;
+	case 14:
+		return TLBP_TG_16K;
+	case 16:
+		return TLBP_TG_64K;
+	default:
+		return 0;
+	}
+}
+
+u64 tlbp_tlbi_vaddr(u64 addr, unsigned int asid)
+{
+	/* Always in 4K units, whatever the page size: bits 43:0. */
+	return ((addr >> 12) & MASK(44)) | ((u64)(asid & 0xffff) << 48);
+}
+
+u64 tlbp_tlbi_vaddr_range(u64 addr, unsigned int page_shift, unsigned int asid,
+			  unsigned int scale, unsigned int num, unsigned int ttl)
+{
+	u64 ta = (addr >> page_shift) & MASK(37);
+
+	ta |= (u64)(ttl & 3) << 37;
+	ta |= (u64)(num & 31) << 39;
+	ta |= (u64)(scale & 3) << 44;
+	ta |= (u64)tlbp_tlbi_tg(page_shift) << 46;
+	ta |= (u64)(asid & 0xffff) << 48;
+	return ta;
+}
+
+void tlbp_tlbi_range_decode(u64 op, struct tlbp_tlbi_range *r)
+{
+	r->baddr = op & MASK(37);
+	r->ttl = (op >> 37) & 3;
+	r->num = (op >> 39) & 31;
+	r->scale = (op >> 44) & 3;
+	r->tg = (op >> 46) & 3;
+	r->asid = (op >> 48) & 0xffff;
+}
+
+unsigned long tlbp_tlbi_range_pages(const struct tlbp_tlbi_range *r)
+{
+	return TLBP_TLBI_RANGE_PAGES(r->num, r->scale);
+}
+
+unsigned int tlbp_isar0_tlb(u64 isar0)
+{
+	return (isar0 >> TLBP_ISAR0_TLB_SHIFT) & 0xf;
+}
+
+/* MAX_TLBI_OPS is PTRS_PER_PTE: a page of 8-byte descriptors. */
+static unsigned long max_tlbi_ops(unsigned int page_shift)
+{
+	return 1UL << (page_shift - 3);
+}
+
+/*
+ * Without range operations the loop issues one TLBI per stride.  With
+ * them, an odd page count costs one TLBI for the first page, and the even
+ * rest one range TLBI per non-zero 5-bit digit of pages / 2: the loop
+ * takes scale 0, 1, 2, 3 in turn and at each flushes
+ * __TLBI_RANGE_NUM(pages, scale) + 1 units of 2^(5 * scale + 1) pages.
+ * No division and at most four iterations: this runs in the hook.
+ */
+unsigned long tlbp_tlbi_ops(unsigned long pages, unsigned int stride_order,
+			    unsigned int page_shift, bool range)
+{
+	unsigned long ops, rest;
+
+	if (pages >= TLBP_TLBI_MAX_RANGE_PAGES)
+		return TLBP_TLBI_ASID_FLUSH;
+	if (!range) {
+		if (pages >= max_tlbi_ops(page_shift) << stride_order)
+			return TLBP_TLBI_ASID_FLUSH;
+		return (pages + (1UL << stride_order) - 1) >> stride_order;
+	}
+	ops = pages & 1;
+	for (rest = pages >> 1; rest; rest >>= 5)
+		ops += (rest & 31) != 0;
+	return ops;
+}
+
+unsigned long tlbp_tlbi_stock_max(unsigned int page_shift, bool range)
+{
+	/* An odd page and four non-zero digits: 2^21 - 1 pages. */
+	return range ? 1 + TLBP_TLBI_MAX_SCALE + 1 : max_tlbi_ops(page_shift) - 1;
+}

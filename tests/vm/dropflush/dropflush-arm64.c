@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dropflush-arm64: a deliberately broken flush path, for testing the tests.
+ *
+ * Never built into tlbpath.  It hooks the same mmu_gather choke points as
+ * tlbpath on arm64, unmap_page_range() and change_protection(), but for
+ * processes named "staletlb" it *narrows* the flush of the range about to
+ * be gathered to nothing: it marks the gather as a whole-mm teardown, for
+ * which tlb_end_vma() does not flush and arm64's tlb_flush() invalidates
+ * only page-table walks, trusting that the ASID is never reused.  That is
+ * exactly the bug tlbpath must never have; the stale-TLB detector has to
+ * catch it, or it proves nothing.  (A full-mm gather only ever grows the
+ * range, so shrinking tlb->end at entry could not narrow anything.)
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/ftrace.h>
+#include <linux/module.h>
+#include <linux/sched.h>
+#include <linux/string.h>
+#include <asm/tlb.h>
+
+static atomic_long_t dropped;
+
+/* (struct mmu_gather *tlb, struct vm_area_struct *vma, start, end, ...) */
+static void notrace drop_cb(unsigned long ip, unsigned long parent_ip,
+			    struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	struct pt_regs *regs = ftrace_get_regs(fregs);
+	struct mmu_gather *tlb;
+
+	if (!regs || strcmp(current->comm, "staletlb"))
+		return;
+	tlb = (struct mmu_gather *)regs->regs[0];
+	if (tlb->fullmm)
+		return;
+	tlb->fullmm = 1;
+	atomic_long_inc(&dropped);
+}
+
+static struct ftrace_ops drop_ops = {
+	.func = drop_cb,
+	.flags = FTRACE_OPS_FL_SAVE_REGS,
+};
+
+static int __init dropflush_init(void)
+{
+	static const char *const fn[] = { "unmap_page_range", "change_protection" };
+	int i, ret = 0;
+
+	for (i = 0; i < ARRAY_SIZE(fn) && !ret; i++)
+		ret = ftrace_set_filter(&drop_ops, (unsigned char *)fn[i],
+					strlen(fn[i]), 0);
+	if (!ret)
+		ret = register_ftrace_function(&drop_ops);
+	if (ret) {
+		ftrace_free_filter(&drop_ops);
+		pr_err("cannot hook the mmu_gather choke points (%d)\n", ret);
+		return ret;
+	}
+	pr_info("narrowing flushes of processes named staletlb\n");
+	return 0;
+}
+
+static void __exit dropflush_exit(void)
+{
+	unregister_ftrace_function(&drop_ops);
+	ftrace_free_filter(&drop_ops);
+	pr_info("narrowed %ld flushes\n", atomic_long_read(&dropped));
+}
+
+module_init(dropflush_init);
+module_exit(dropflush_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("Test only: narrows TLB flushes so the stale-TLB detector can be seen to fail");
