@@ -13,63 +13,18 @@
  * honour it above 33 pages, tlb_single_page_flush_ceiling is kept equal to
  * the largest count the policy can choose (see tlbp_apply_policy()).
  */
-#include <linux/ftrace.h>
 #include <linux/gfp.h>
 #include <linux/mm.h>
-#include <linux/mman.h>
 #include <linux/mm_types.h>
 #include <linux/smp.h>
 #include <linux/vmalloc.h>
 #include <asm/tlbflush.h>
-#include "tlbpath.h"
+#include "ftrace.h"
 
 #define CREATE_TRACE_POINTS
 #include "trace.h"
 
 static_assert(TLBP_FLUSH_ALL == TLB_FLUSH_ALL);
-
-static __always_inline void count_decision(const struct tlbp_decision *d,
-					   enum tlbp_counter base,
-					   enum tlbp_counter pages)
-{
-	/* TLBP_*_PERPAGE, _WIDENED and _CALLER_FULL follow each other. */
-	tlbp_count(base + (int)d->verdict);
-	if (d->verdict == TLBP_PERPAGE) {
-		tlbp_count_add(pages, d->invalidations);
-		if (d->stock_full)
-			tlbp_count(TLBP_KEPT_WHERE_STOCK_FULL);
-	} else if (d->verdict == TLBP_WIDEN && !d->stock_full) {
-		tlbp_count(TLBP_FULL_WHERE_STOCK_KEPT);
-	}
-}
-
-static_assert(TLBP_USER_PERPAGE + TLBP_WIDEN == TLBP_USER_WIDENED);
-static_assert(TLBP_USER_PERPAGE + TLBP_CALLER_FULL == TLBP_USER_CALLER_FULL);
-static_assert(TLBP_KERNEL_PERPAGE + TLBP_WIDEN == TLBP_KERNEL_WIDENED);
-static_assert(TLBP_KERNEL_PERPAGE + TLBP_CALLER_FULL == TLBP_KERNEL_CALLER_FULL);
-
-struct tlbp_hook {
-	const char *name;
-	struct ftrace_ops ops;
-	unsigned long seen_ip;	/* where the callback was first called from */
-	bool filtered;
-	bool registered;
-};
-
-/*
- * Until tlbpath goes live, a callback only notes its call site, which
- * tells where the hooked function is, and leaves the call alone.
- */
-static __always_inline bool live(struct ftrace_ops *op, unsigned long ip)
-{
-	struct tlbp_hook *h = container_of(op, struct tlbp_hook, ops);
-
-	if (likely(READ_ONCE(tlbp_live)))
-		return true;
-	if (!READ_ONCE(h->seen_ip))
-		WRITE_ONCE(h->seen_ip, ip);
-	return false;
-}
 
 /*
  * Which way flush_tlb_mm_range() sends the flush, by its own tests: an mm
@@ -111,7 +66,7 @@ static void notrace tlbp_mm_range_cb(unsigned long ip, unsigned long parent_ip,
 	bool remote;
 	int bit;
 
-	if (!regs || !live(op, ip))
+	if (!regs || !tlbp_hook_live(op, ip))
 		return;
 	/* Also disables preemption, which smp_processor_id() needs. */
 	bit = ftrace_test_recursion_trylock(ip, parent_ip);
@@ -130,7 +85,7 @@ static void notrace tlbp_mm_range_cb(unsigned long ip, unsigned long parent_ip,
 		regs->si = 0;
 		regs->dx = TLB_FLUSH_ALL;
 	}
-	count_decision(&d, TLBP_USER_PERPAGE, TLBP_USER_PAGES);
+	tlbp_count_decision(&d, TLBP_USER_PERPAGE, TLBP_USER_PAGES);
 
 	remote = mm && cpumask_any_but(mm_cpumask(mm), smp_processor_id()) < nr_cpu_ids;
 	tlbp_count(user_path(mm, remote));
@@ -151,7 +106,7 @@ static void notrace tlbp_kernel_range_cb(unsigned long ip,
 	struct tlbp_policy p;
 	int bit;
 
-	if (!regs || !live(op, ip))
+	if (!regs || !tlbp_hook_live(op, ip))
 		return;
 	bit = ftrace_test_recursion_trylock(ip, parent_ip);
 	if (bit < 0)
@@ -165,7 +120,7 @@ static void notrace tlbp_kernel_range_cb(unsigned long ip,
 		regs->di = 0;
 		regs->si = TLB_FLUSH_ALL;
 	}
-	count_decision(&d, TLBP_KERNEL_PERPAGE, TLBP_KERNEL_PAGES);
+	tlbp_count_decision(&d, TLBP_KERNEL_PERPAGE, TLBP_KERNEL_PAGES);
 	/* Kernel ranges are flushed on every CPU: no mm, always "remote". */
 	trace_decision(NULL, start, end, PAGE_SHIFT, TLBP_FOOTPRINT_UNKNOWN, &d,
 		       num_online_cpus() > 1);
@@ -192,45 +147,12 @@ static struct tlbp_hook hooks[TLBP_NR_HOOKS] = {
 
 void tlbp_hooks_unregister(void)
 {
-	int i;
-
-	for (i = ARRAY_SIZE(hooks) - 1; i >= 0; i--) {
-		struct tlbp_hook *h = &hooks[i];
-
-		if (h->registered)
-			unregister_ftrace_function(&h->ops);
-		if (h->filtered)
-			ftrace_free_filter(&h->ops);
-		h->registered = false;
-		h->filtered = false;
-	}
+	tlbp_ftrace_unregister(hooks, ARRAY_SIZE(hooks));
 }
 
 int tlbp_hooks_register(void)
 {
-	int i, ret;
-
-	for (i = 0; i < ARRAY_SIZE(hooks); i++) {
-		struct tlbp_hook *h = &hooks[i];
-
-		h->filtered = true;
-		ret = ftrace_set_filter(&h->ops, (unsigned char *)h->name,
-					strlen(h->name), 1);
-		if (ret) {
-			pr_err("cannot filter ftrace on %s (%d)\n", h->name, ret);
-			goto fail;
-		}
-		ret = register_ftrace_function(&h->ops);
-		if (ret) {
-			pr_err("cannot hook %s through ftrace (%d)\n", h->name, ret);
-			goto fail;
-		}
-		h->registered = true;
-	}
-	return 0;
-fail:
-	tlbp_hooks_unregister();
-	return ret;
+	return tlbp_ftrace_register(hooks, ARRAY_SIZE(hooks));
 }
 
 unsigned long tlbp_hook_ip(enum tlbp_hook_id id)
@@ -254,20 +176,6 @@ static int kernel_flush(void)
 	return va ? 0 : -ENOMEM;
 }
 
-/* Map a populated page in the loading process and unmap it: flush_tlb_mm_range(). */
-static int user_flush(void)
-{
-	unsigned long addr;
-
-	if (!current->mm)
-		return -EINVAL;
-	addr = vm_mmap(NULL, 0, PAGE_SIZE, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, 0);
-	if (IS_ERR_VALUE(addr))
-		return (int)addr;
-	return vm_munmap(addr, PAGE_SIZE);
-}
-
 /*
  * Registering succeeds even with kernel.ftrace_enabled=0, and then no
  * callback ever runs: make the kernel call both hooked functions and check
@@ -280,7 +188,7 @@ int tlbp_hooks_selftest(void)
 
 	ret = kernel_flush();
 	if (!ret)
-		ret = user_flush();
+		ret = tlbp_user_flush();
 	if (ret)
 		return ret;
 	for (i = 0; i < TLBP_NR_HOOKS; i++)

@@ -31,7 +31,6 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/ftrace.h>
 #include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/mman.h>
@@ -40,7 +39,7 @@
 #include <asm/processor.h>
 #include <asm/tlb.h>
 #include <asm/tlbflush.h>
-#include "tlbpath.h"
+#include "ftrace.h"
 #include "arch.h"
 #include "tlbpath/tlbi.h"
 
@@ -49,25 +48,6 @@ static_assert(TLBP_TLBI_MAX_RANGE_PAGES == MAX_TLBI_RANGE_PAGES);
 static_assert((TASK_SIZE_MAX >> PAGE_SHIFT) >= MAX_TLBI_RANGE_PAGES);
 
 enum { HOOK_UNMAP, HOOK_MPROTECT, HOOK_FLUSH, NR_HOOKS };
-
-struct tlbp_hook {
-	const char *name;
-	struct ftrace_ops ops;
-	unsigned long seen_ip;
-	bool filtered;
-	bool registered;
-};
-
-static __always_inline bool live(struct ftrace_ops *op, unsigned long ip)
-{
-	struct tlbp_hook *h = container_of(op, struct tlbp_hook, ops);
-
-	if (likely(READ_ONCE(tlbp_live)))
-		return true;
-	if (!READ_ONCE(h->seen_ip))
-		WRITE_ONCE(h->seen_ip, ip);
-	return false;
-}
 
 /*
  * The first @n arguments.  arm64 up to 6.1 saves full registers
@@ -126,14 +106,8 @@ static void notrace decide(struct mmu_gather *tlb, unsigned long start,
 		tlb->end = max(tlb->end, TASK_SIZE_MAX);
 	}
 
-	tlbp_count(TLBP_USER_PERPAGE + (int)d.verdict);
-	if (d.verdict == TLBP_PERPAGE) {
-		tlbp_count_add(TLBP_USER_PAGES, ops);
-		if (d.stock_full)
-			tlbp_count(TLBP_KEPT_WHERE_STOCK_FULL);
-	} else if (d.verdict == TLBP_WIDEN && !d.stock_full) {
-		tlbp_count(TLBP_FULL_WHERE_STOCK_KEPT);
-	}
+	/* d.invalidations is the TLBI operations counted. */
+	tlbp_count_decision(&d, TLBP_USER_PERPAGE, TLBP_USER_PAGES);
 }
 
 /*
@@ -151,7 +125,7 @@ static void notrace tlbp_vma_cb(unsigned long ip, unsigned long parent_ip,
 	unsigned long a[4], start, end;
 	int bit;
 
-	if (!args(fregs, a, 4) || !live(op, ip))
+	if (!args(fregs, a, 4) || !tlbp_hook_live(op, ip))
 		return;
 	bit = ftrace_test_recursion_trylock(ip, parent_ip);
 	if (bit < 0)
@@ -179,7 +153,7 @@ static void notrace tlbp_flush_cb(unsigned long ip, unsigned long parent_ip,
 	unsigned long a[1];
 	int bit;
 
-	if (!args(fregs, a, 1) || !live(op, ip))
+	if (!args(fregs, a, 1) || !tlbp_hook_live(op, ip))
 		return;
 	bit = ftrace_test_recursion_trylock(ip, parent_ip);
 	if (bit < 0)
@@ -215,45 +189,12 @@ static struct tlbp_hook hooks[NR_HOOKS] = {
 
 void tlbp_hooks_unregister(void)
 {
-	int i;
-
-	for (i = ARRAY_SIZE(hooks) - 1; i >= 0; i--) {
-		struct tlbp_hook *h = &hooks[i];
-
-		if (h->registered)
-			unregister_ftrace_function(&h->ops);
-		if (h->filtered)
-			ftrace_free_filter(&h->ops);
-		h->registered = false;
-		h->filtered = false;
-	}
+	tlbp_ftrace_unregister(hooks, ARRAY_SIZE(hooks));
 }
 
 int tlbp_hooks_register(void)
 {
-	int i, ret;
-
-	for (i = 0; i < ARRAY_SIZE(hooks); i++) {
-		struct tlbp_hook *h = &hooks[i];
-
-		h->filtered = true;
-		ret = ftrace_set_filter(&h->ops, (unsigned char *)h->name,
-					strlen(h->name), 1);
-		if (ret) {
-			pr_err("cannot filter ftrace on %s (%d)\n", h->name, ret);
-			goto fail;
-		}
-		ret = register_ftrace_function(&h->ops);
-		if (ret) {
-			pr_err("cannot hook %s through ftrace (%d)\n", h->name, ret);
-			goto fail;
-		}
-		h->registered = true;
-	}
-	return 0;
-fail:
-	tlbp_hooks_unregister();
-	return ret;
+	return tlbp_ftrace_register(hooks, ARRAY_SIZE(hooks));
 }
 
 /*
@@ -265,16 +206,8 @@ fail:
  */
 int tlbp_hooks_selftest(void)
 {
-	unsigned long addr;
-	int ret;
+	int ret = tlbp_user_flush();
 
-	if (!current->mm)
-		return -EINVAL;
-	addr = vm_mmap(NULL, 0, PAGE_SIZE, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, 0);
-	if (IS_ERR_VALUE(addr))
-		return (int)addr;
-	ret = vm_munmap(addr, PAGE_SIZE);
 	if (ret)
 		return ret;
 	if (!READ_ONCE(hooks[HOOK_UNMAP].seen_ip) || !READ_ONCE(hooks[HOOK_FLUSH].seen_ip))
