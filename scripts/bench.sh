@@ -116,7 +116,7 @@ bench_boot() {	# bench_boot KVER INITRD CPU SMP
 	date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 	start=$(date +%s)
 	echo "bench: $kver, -cpu $cpu, $smp vCPUs: booting ($date)"
-	VM_CPU=$cpu boot "$kver" "$initrd" "$work/console.log" "$work/output.log" "$smp" \
+	VM_CPU=$cpu VM_TCG_THREAD=${VM_TCG_THREAD:-multi} boot "$kver" "$initrd" "$work/console.log" "$work/output.log" "$smp" \
 		2>"$work/qemu.err"
 	# Named models ask for features TCG lacks (PCID, x2APIC...); it says so.
 	grep -v "TCG doesn't support requested feature" "$work/qemu.err" >&2
