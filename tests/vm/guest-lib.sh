@@ -32,3 +32,22 @@ rejects() {	# rejects FILE VALUE
 	after=$(cat "$1")
 	[ "$before" = "$after" ] || { echo "# $1 changed from $before to $after"; return 1; }
 }
+
+# The stale-TLB detector (tests/vm/staletlb.c): one per pair of CPUs,
+# reader and revoker on different CPUs, all pairs at once, over $sizes
+# (comma-separated pages) for $rounds rounds.  Fails on any stale read.
+detect() {	# detect LABEL
+	local pids="" a=0 rc=0 out ncpu
+	ncpu=$(nproc)
+	while [ $((a + 1)) -lt "$ncpu" ]; do
+		staletlb -m all -n $sizes -r $rounds -a $a -b $((a + 1)) > /tmp/st.$a 2>&1 &
+		pids="$pids $!"
+		a=$((a + 2))
+	done
+	for p in $pids; do wait $p || rc=1; done
+	out=$(cat /tmp/st.* | grep total | tr '\n' ' ')
+	diag "$1: $out"
+	[ $rc = 0 ] || grep -h 'stale=[1-9]\|staletlb:' /tmp/st.* | head -n 5 | sed 's/^/# /'
+	rm -f /tmp/st.*
+	return $rc
+}

@@ -10,21 +10,6 @@ sizes=1,2,3,8,63,64,65,512,513
 rounds=${STALE_ROUNDS:-4}
 diag "kernel $(uname -r), $ncpu CPUs, sizes $sizes, $rounds rounds per size and mode"
 
-detect() {	# detect LABEL
-	local pids="" a=0 rc=0 out
-	while [ $((a + 1)) -lt "$ncpu" ]; do
-		staletlb -m all -n $sizes -r $rounds -a $a -b $((a + 1)) > /tmp/st.$a 2>&1 &
-		pids="$pids $!"
-		a=$((a + 2))
-	done
-	for p in $pids; do wait $p || rc=1; done
-	out=$(cat /tmp/st.* | grep total | tr '\n' ' ')
-	diag "$1: $out"
-	[ $rc = 0 ] || grep -h 'stale=[1-9]\|staletlb:' /tmp/st.* | head -n 5 | sed 's/^/# /'
-	rm -f /tmp/st.*
-	return $rc
-}
-
 check "stock kernel: no stale TLB entry" detect "stock"
 
 insmod /tlbpath.ko
