@@ -6,12 +6,7 @@
 
 diag "kernel $(uname -r), $(nproc) CPUs"
 
-# Refusals: each leaves nothing behind and says why.
-refused() {	# refused "dmesg text" insmod-args...
-	local msg=$1
-	shift
-	! insmod /tlbpath.ko "$@" 2>/dev/null && [ ! -e $T ] && dmesg | grep -q "tlbpath: $msg"
-}
+# Refusals (refused, guest-lib.sh): each leaves nothing behind and says why.
 check "insmod threshold=cap+1 is refused" refused "threshold=65 is out of range" cap=64 threshold=65
 check "insmod cap=0 is refused" refused "cap=0 is out of range" cap=0
 echo 0 > /proc/sys/kernel/ftrace_enabled

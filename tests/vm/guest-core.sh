@@ -13,13 +13,7 @@ check "refused loads leave no sysfs and no ceiling change" \
 	sh -c "[ ! -e $T ] && [ \$(cat $DBG) = $orig ]"
 check "refusal is explained by pr_err" sh -c 'dmesg | grep -q "tlbpath: threshold=65 is out of range"'
 
-# Refusals: each leaves nothing behind and says why.
-refused() {	# refused "dmesg text" insmod-args...
-	local msg=$1
-	shift
-	! insmod /tlbpath.ko "$@" 2>/dev/null && [ ! -e $T ] &&
-		[ "$(ceiling)" = "$orig" ] && dmesg | grep -q "tlbpath: $msg"
-}
+# Refusals (refused, guest-lib.sh): each leaves nothing behind and says why.
 check "a ceiling that cannot be found is refused" \
 	refused "cannot find no_such_symbol" ceiling_symbol=no_such_symbol
 echo 0 > /proc/sys/kernel/ftrace_enabled

@@ -20,6 +20,16 @@ cnt() { cat $T/counters/$1; }
 reset_counters() { echo 1 > $T/counters/reset; }
 ceiling() { cat $DBG; }
 
+# An insmod that must be refused, leave no sysfs behind and say why in
+# dmesg; where the kernel's ceiling exists (x86), it must be $orig still.
+refused() {	# refused "dmesg text" insmod-args...
+	local msg=$1
+	shift
+	! insmod /tlbpath.ko "$@" 2>/dev/null && [ ! -e $T ] &&
+		{ [ ! -e $DBG ] || [ "$(ceiling)" = "$orig" ]; } &&
+		dmesg | grep -q "tlbpath: $msg"
+}
+
 # A write that must fail and leave the file as it was.
 rejects() {	# rejects FILE VALUE
 	local before after
