@@ -68,9 +68,7 @@ i=0; while [ ! -e /dev/hvc0 ] \&\& [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); do
 # could then never leave a stale entry for the detector to find.
 boot_arm64() {
 	local kver=$1 initrd=$2 console=$3 output=$4 smp=${5:-2}
-	: >"$console"
-	: >"$output"
-	timeout "${VM_TIMEOUT:-600}" qemu-system-aarch64 \
+	guest_run "$console" "$output" qemu-system-aarch64 \
 		-M virt -cpu "${VM_CPU:-max,pauth=off}" -accel tcg,thread=multi \
 		-smp "$smp" -m "${VM_MEM:-1G}" \
 		-kernel "$(arm64_root "${kver%-arm64}")/Image" -initrd "$initrd" \
@@ -78,8 +76,7 @@ boot_arm64() {
 		-display none -monitor none -no-reboot \
 		-serial "file:$console" \
 		-device virtio-serial-device \
-		-chardev "file,id=out,path=$output" -device virtconsole,chardev=out \
-		</dev/null
+		-chardev "file,id=out,path=$output" -device virtconsole,chardev=out
 }
 
 # Switch the harness (vm-test.sh) over to the arm64 kernel.

@@ -1,0 +1,66 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# vmlib.sh's guest_run: a guest kernel that never starts /init is booted
+# again, up to VM_BOOT_TRIES times; one that started /init is left alone.
+# A shell script stands in for QEMU.
+set -uo pipefail
+. "$(dirname "$0")/../../scripts/vmlib.sh"
+
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+# fake-qemu CONSOLE HANG_TRIES: the first HANG_TRIES boots stop before
+# /init; later ones start it, write a result and power off.
+cat >"$dir/fake-qemu" <<'FAKE'
+#!/bin/bash
+n=$(( $(cat "$0.count" 2>/dev/null || echo 0) + 1 ))
+echo $n >"$0.count"
+echo "[    0.9] HugeTLB: registered" >>"$1"
+if [ "$n" -le "$2" ]; then
+	echo $$ >>"$0.pids"
+	exec sleep 60
+fi
+echo "[    2.1] Run /init as init process" >>"$1"
+sleep 2
+echo "tlbpath-guest: done" >>"$3"
+FAKE
+chmod +x "$dir/fake-qemu"
+
+run() {	# run HANG_TRIES: guest_run's status, stdout and boots
+	rm -f "$dir/fake-qemu.count"
+	out=$(VM_BOOT_TIMEOUT=2 VM_BOOT_TRIES=3 VM_TIMEOUT=20 \
+		guest_run "$dir/console" "$dir/output" "$dir/fake-qemu" "$dir/console" "$1" "$dir/output")
+	rc=$?
+	boots=$(cat "$dir/fake-qemu.count")
+}
+
+echo "1..7"
+run 0
+[ $rc = 0 ] && [ "$boots" = 1 ] && [ -z "$out" ] &&
+	echo "ok 1 - a guest that starts /init boots once" ||
+	echo "not ok 1 - a guest that starts /init boots once (rc $rc, $boots boots: $out)"
+grep -q 'tlbpath-guest: done' "$dir/output" &&
+	echo "ok 2 - its output is kept" || echo "not ok 2 - its output is kept"
+
+run 2
+[ $rc = 0 ] && [ "$boots" = 3 ] &&
+	echo "ok 3 - a guest that hangs before /init twice is booted a third time" ||
+	echo "not ok 3 - a guest that hangs before /init twice is booted a third time (rc $rc, $boots boots)"
+[ "$(echo "$out" | grep -c '^# boot: the guest kernel did not start /init')" = 2 ] &&
+	echo "ok 4 - each retry is said" || echo "not ok 4 - each retry is said: $out"
+grep -q HugeTLB "$dir/console.hung1" && grep -q 'tlbpath-guest: done' "$dir/output" &&
+	! grep -q HugeTLB "$dir/output" &&
+	echo "ok 5 - the hung boot's log is kept, the last boot's output is whole" ||
+	echo "not ok 5 - the hung boot's log is kept, the last boot's output is whole"
+
+run 3
+[ $rc != 0 ] && [ "$boots" = 3 ] && ! grep -q 'tlbpath-guest: done' "$dir/output" &&
+	echo "ok 6 - three hangs in a row fail, after three boots" ||
+	echo "not ok 6 - three hangs in a row fail, after three boots (rc $rc, $boots boots)"
+alive=
+for pid in $(cat "$dir/fake-qemu.pids"); do
+	! kill -0 "$pid" 2>/dev/null || alive="$alive $pid"
+done
+[ -z "$alive" ] && [ "$(wc -l <"$dir/fake-qemu.pids")" = 5 ] &&
+	echo "ok 7 - no hung guest is left running" ||
+	echo "not ok 7 - no hung guest is left running:$alive"
