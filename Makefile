@@ -11,6 +11,8 @@
 # make bench           the benchmark suite in QEMU (TCG), into bench/results/
 # make bench-quick     a tiny self-checking run of it (make check runs it)
 # make bench-host      the same workloads on this machine's kernel and CPU (root)
+# make bench-overhead  the hook's own cost in guest instructions (QEMU -icount),
+#                      into bench/results/overhead.md
 # make sim             bench/tlbsim: the workloads' traces on simulated TLBs of real
 #                      CPUs, every flush policy, into bench/tlbsim/results/
 # make sim-quick       a tiny self-checking run of it (seconds)
@@ -28,7 +30,7 @@ TOOLS := scripts/tlbpath-geometry
 PREFIX ?= /usr/local
 
 .PHONY: all module arm64 install clean unit check check-long demo deps tools \
-	bench bench-quick bench-host deb sim sim-quick
+	bench bench-quick bench-host bench-overhead deb sim sim-quick
 
 all: module
 
@@ -88,6 +90,9 @@ bench-quick: deps
 
 bench-host:
 	bench/bench-host.sh
+
+bench-overhead: deps
+	scripts/bench-overhead.sh
 
 # From the tracked module sources, in a scratch copy: dpkg-buildpackage
 # writes next to the source tree.

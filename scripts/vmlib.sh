@@ -225,7 +225,8 @@ INIT
 # boot KVER INITRAMFS CONSOLE_LOG OUTPUT_LOG [SMP]
 # Console (kernel log) and the guest's output go to separate serial ports,
 # so kernel messages can never split a result line.  VM_CPU (default max)
-# picks QEMU's CPU model, VM_MEM (default 1G) the guest's memory.
+# picks QEMU's CPU model, VM_MEM (default 1G) the guest's memory,
+# VM_ICOUNT=1 makes guest time count instructions (single-threaded TCG).
 boot() {
 	local kver=$1 initrd=$2 console=$3 output=$4 smp=${5:-2} thread
 	# One host thread runs all vCPUs in turn (single-threaded TCG) unless
@@ -238,8 +239,10 @@ boot() {
 	# detector still catches a narrowed flush (the dropflush mutant).  The
 	# benchmarks keep multi-threaded TCG: they time vCPUs running at once.
 	thread=${VM_TCG_THREAD:-single}
+	# VM_ICOUNT=1: the guest's clock counts instructions, one per ns.
 	guest_run "$console" "$output" qemu-system-x86_64 \
 		-accel tcg,thread="$thread" -smp "$smp" -m "${VM_MEM:-1G}" -cpu "${VM_CPU:-max}" \
+		${VM_ICOUNT:+-icount shift=0,sleep=off} \
 		-kernel "$(kernel_root "$kver")/boot/vmlinuz-$kver" -initrd "$initrd" \
 		-append "console=ttyS0 panic=-1 oops=panic" \
 		-display none -monitor none -no-reboot \
