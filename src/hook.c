@@ -27,24 +27,96 @@
 static_assert(TLBP_FLUSH_ALL == TLB_FLUSH_ALL);
 
 /*
+ * The arguments, read and rewritten in the registers ftrace saved.
+ * x86-64's ftrace_caller saves the argument registers and loads them back
+ * before the traced function runs (DYNAMIC_FTRACE_WITH_ARGS), so a
+ * rewrite needs neither FTRACE_OPS_FL_SAVE_REGS nor its full pt_regs.
+ * Since 6.14 (and in some stable updates before it) ftrace_regs is
+ * opaque: arch_ftrace_regs() reaches the pt_regs inside.
+ */
+#ifndef CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS
+#error "tlbpath needs CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS (x86-64 kernels since 5.11)"
+#endif
+static __always_inline struct pt_regs *args_of(struct ftrace_regs *fregs)
+{
+#ifdef TLBP_HAVE_ARCH_FTRACE_REGS
+	return &arch_ftrace_regs(fregs)->regs;
+#else
+	return &fregs->regs;
+#endif
+}
+
+/*
+ * Whether @mm is live on a CPU other than @cpu: flush_tlb_mm_range()'s own
+ * test, cpumask_any_but() < nr_cpu_ids, inline and a word at a time.
+ */
+static __always_inline bool mm_remote(struct mm_struct *mm, unsigned int cpu)
+{
+	const unsigned long *bits = cpumask_bits(mm_cpumask(mm));
+	unsigned int i;
+
+	if (nr_cpu_ids <= BITS_PER_LONG)
+		return bits[0] & ~BIT(cpu);
+	for (i = 0; i < BITS_TO_LONGS(nr_cpu_ids); i++)
+		if (bits[i] & ~(i == cpu / BITS_PER_LONG ? BIT(cpu % BITS_PER_LONG) : 0))
+			return true;
+	return false;
+}
+
+/*
  * Which way flush_tlb_mm_range() sends the flush, by its own tests: an mm
  * with a global ASID is flushed by INVLPGB broadcast (6.15+, AMD), one
  * live on other CPUs by IPIs, any other one on this CPU alone.
  */
 static __always_inline enum tlbp_counter user_path(struct mm_struct *mm,
-						   bool remote)
+						   unsigned int cpu)
 {
+	if (!mm)
+		return TLBP_USER_LOCAL;
 #ifdef TLBP_HAVE_BROADCAST
 	/*
 	 * mm_global_asid() is hidden from modules (#ifndef MODULE in
 	 * <asm/tlbflush.h>); this is its test.  Only the path is counted
 	 * here, so a plain read does: no ordering against the ASID.
 	 */
-	if (mm && cpu_feature_enabled(X86_FEATURE_INVLPGB) &&
+	if (cpu_feature_enabled(X86_FEATURE_INVLPGB) &&
 	    READ_ONCE(mm->context.global_asid))
 		return TLBP_USER_BROADCAST;
 #endif
-	return remote ? TLBP_USER_REMOTE : TLBP_USER_LOCAL;
+	return mm_remote(mm, cpu) ? TLBP_USER_REMOTE : TLBP_USER_LOCAL;
+}
+
+/*
+ * The policy's whole decision, counted and traced: the slow path, out of
+ * line so that the fast path does not pay for its stack frame.
+ */
+static noinline void tlbp_mm_range_decide(struct pt_regs *regs,
+					  struct mm_struct *mm)
+{
+	unsigned long start = regs->si, end = regs->dx;
+	unsigned int stride_shift = (unsigned int)regs->cx;
+	unsigned long footprint = TLBP_FOOTPRINT_UNKNOWN;
+	enum tlbp_counter path;
+	struct tlbp_decision d;
+	struct tlbp_policy p;
+
+	preempt_disable_notrace();
+	path = user_path(mm, smp_processor_id());
+	tlbp_count(path);
+	/* A model being rebuilt may be read half old, half new: still safe. */
+	tlbp_policy_now(&p, this_cpu_ptr(&tlbp_cpu_model));
+	/* Resident pages: an upper bound on the translations a full flush loses. */
+	if (p.model && mm)
+		footprint = get_mm_rss(mm);
+	tlbp_decide(&p, start, end, stride_shift, footprint, &d);
+	if (d.verdict == TLBP_WIDEN) {
+		regs->si = 0;
+		regs->dx = TLB_FLUSH_ALL;
+	}
+	tlbp_count_decision(&d, TLBP_USER_PERPAGE, TLBP_USER_PAGES);
+	trace_decision(mm, start, end, stride_shift, footprint, &d,
+		       path == TLBP_USER_REMOTE);
+	preempt_enable_notrace();
 }
 
 /*
@@ -52,46 +124,35 @@ static __always_inline enum tlbp_counter user_path(struct mm_struct *mm,
  *		      unsigned long end, unsigned int stride_shift,
  *		      bool freed_tables): mm in %rdi, start in %rsi, end in %rdx,
  * stride_shift in %ecx.
+ *
+ * Most calls are a few pages, which every policy keeps as the stock
+ * kernel does (tlbp_fast_keep): those are counted and left alone before
+ * anything else, with single-instruction per-CPU operations that need no
+ * preemption off.  Should the task move to another CPU meanwhile, a call
+ * may be counted on the wrong path, never decided wrongly.  The callback
+ * cannot recurse (it calls nothing that flushes): no recursion guard.
  */
 static void notrace tlbp_mm_range_cb(unsigned long ip, unsigned long parent_ip,
 				     struct ftrace_ops *op,
 				     struct ftrace_regs *fregs)
 {
-	struct pt_regs *regs = ftrace_get_regs(fregs);
-	unsigned long start, end;
-	struct mm_struct *mm;
-	unsigned long footprint;
-	struct tlbp_decision d;
-	struct tlbp_policy p;
-	bool remote;
-	int bit;
+	struct pt_regs *regs = args_of(fregs);
+	struct mm_struct *mm = (struct mm_struct *)regs->di;
+	unsigned long start = regs->si, end = regs->dx;
+	unsigned int stride_shift = (unsigned int)regs->cx;
 
-	if (!regs || !tlbp_hook_live(op, ip))
+	if (!tlbp_hook_live(op, ip))
 		return;
-	/* Also disables preemption, which smp_processor_id() needs. */
-	bit = ftrace_test_recursion_trylock(ip, parent_ip);
-	if (bit < 0)
+	/* TLB_FLUSH_ALL, or a range that wraps, counts as huge: never fast. */
+	if (likely(((end - start) >> stride_shift) <= this_cpu_read(tlbp_fast_keep) &&
+		   !trace_decision_enabled())) {
+		this_cpu_inc(tlbp_stats.c[user_path(mm, raw_smp_processor_id())]);
+		tlbp_count(TLBP_USER_PERPAGE);
+		tlbp_count_add(TLBP_USER_PAGES,
+			       (end - start + (1UL << stride_shift) - 1) >> stride_shift);
 		return;
-
-	mm = (struct mm_struct *)regs->di;
-	start = regs->si;
-	end = regs->dx;
-	/* A model being rebuilt may be read half old, half new: still safe. */
-	tlbp_policy_now(&p, this_cpu_ptr(&tlbp_cpu_model));
-	/* Resident pages: an upper bound on the translations a full flush loses. */
-	footprint = mm ? get_mm_rss(mm) : TLBP_FOOTPRINT_UNKNOWN;
-	tlbp_decide(&p, start, end, (unsigned int)regs->cx, footprint, &d);
-	if (d.verdict == TLBP_WIDEN) {
-		regs->si = 0;
-		regs->dx = TLB_FLUSH_ALL;
 	}
-	tlbp_count_decision(&d, TLBP_USER_PERPAGE, TLBP_USER_PAGES);
-
-	remote = mm && cpumask_any_but(mm_cpumask(mm), smp_processor_id()) < nr_cpu_ids;
-	tlbp_count(user_path(mm, remote));
-	trace_decision(mm, start, end, (unsigned int)regs->cx, footprint, &d, remote);
-
-	ftrace_test_recursion_unlock(bit);
+	tlbp_mm_range_decide(regs, mm);
 }
 
 /* flush_tlb_kernel_range(unsigned long start, unsigned long end) */
@@ -100,20 +161,14 @@ static void notrace tlbp_kernel_range_cb(unsigned long ip,
 					 struct ftrace_ops *op,
 					 struct ftrace_regs *fregs)
 {
-	struct pt_regs *regs = ftrace_get_regs(fregs);
-	unsigned long start, end;
+	struct pt_regs *regs = args_of(fregs);
+	unsigned long start = regs->di, end = regs->si;
 	struct tlbp_decision d;
 	struct tlbp_policy p;
-	int bit;
 
-	if (!regs || !tlbp_hook_live(op, ip))
+	if (!tlbp_hook_live(op, ip))
 		return;
-	bit = ftrace_test_recursion_trylock(ip, parent_ip);
-	if (bit < 0)
-		return;
-
-	start = regs->di;
-	end = regs->si;
+	preempt_disable_notrace();
 	tlbp_policy_now(&p, this_cpu_ptr(&tlbp_cpu_model));
 	tlbp_decide(&p, start, end, PAGE_SHIFT, TLBP_FOOTPRINT_UNKNOWN, &d);
 	if (d.verdict == TLBP_WIDEN) {
@@ -124,8 +179,7 @@ static void notrace tlbp_kernel_range_cb(unsigned long ip,
 	/* Kernel ranges are flushed on every CPU: no mm, always "remote". */
 	trace_decision(NULL, start, end, PAGE_SHIFT, TLBP_FOOTPRINT_UNKNOWN, &d,
 		       num_online_cpus() > 1);
-
-	ftrace_test_recursion_unlock(bit);
+	preempt_enable_notrace();
 }
 
 static struct tlbp_hook hooks[TLBP_NR_HOOKS] = {
@@ -133,14 +187,12 @@ static struct tlbp_hook hooks[TLBP_NR_HOOKS] = {
 		.name = "flush_tlb_mm_range",
 		.ops = {
 			.func = tlbp_mm_range_cb,
-			.flags = FTRACE_OPS_FL_SAVE_REGS,
 		},
 	},
 	[TLBP_HOOK_KERNEL] = {
 		.name = "flush_tlb_kernel_range",
 		.ops = {
 			.func = tlbp_kernel_range_cb,
-			.flags = FTRACE_OPS_FL_SAVE_REGS,
 		},
 	},
 };

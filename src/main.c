@@ -44,6 +44,7 @@ module_param(ceiling_symbol, charp, 0444);
 MODULE_PARM_DESC(ceiling_symbol, "For tests only: the ceiling variable to look for");
 
 DEFINE_PER_CPU(struct tlbp_counters, tlbp_stats);
+DEFINE_PER_CPU(u32, tlbp_fast_keep);
 struct tlbp_policy tlbp_policy;
 bool tlbp_auto;
 bool tlbp_use_model;
@@ -83,10 +84,17 @@ void tlbp_counters_reset(void)
 static void tlbp_apply_policy(void)
 {
 	struct tlbp_policy p = tlbp_policy;
+	int cpu;
 
 	lockdep_assert_held(&tlbp_lock);
 	if (!tlbp_live)
 		return;
+	for_each_possible_cpu(cpu) {
+		struct tlbp_policy now;
+
+		tlbp_policy_now(&now, &per_cpu(tlbp_cpu_model, cpu));
+		WRITE_ONCE(per_cpu(tlbp_fast_keep, cpu), tlbp_policy_fast_keep(&now));
+	}
 	p.threshold = tlbp_threshold_now();
 	p.model = NULL;
 	tlbp_ceiling_set = tlbp_policy_ceiling(&p);

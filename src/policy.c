@@ -131,6 +131,23 @@ u32 tlbp_policy_ceiling(const struct tlbp_policy *p)
 }
 
 /*
+ * The most entries @p keeps per-page exactly as the stock kernel does,
+ * whatever else it knows: the hook counts such a call and leaves it, with
+ * nothing else to weigh.
+ */
+u32 tlbp_policy_fast_keep(const struct tlbp_policy *p)
+{
+	enum tlbp_reason why;
+	u32 limit;
+
+	if (p->enabled && p->model)
+		limit = p->cap;
+	else
+		limit = limit_of(p, &why);
+	return limit < p->stock ? limit : p->stock;
+}
+
+/*
  * Where the CPU reports its TLBs, a full flush can empty its data TLBs
  * of each page size (first level and second); where it does not (a VM),
  * the timing probe's reach stands for every size.

@@ -92,6 +92,12 @@ static __always_inline void tlbp_policy_now(struct tlbp_policy *p,
 
 u32 tlbp_cpu_limit(unsigned int cpu);
 
+/*
+ * Per CPU: the most entries its policy keeps exactly as the stock kernel
+ * does (tlbp_policy_fast_keep()); the hook counts such a call and returns.
+ */
+DECLARE_PER_CPU(u32, tlbp_fast_keep);
+
 DECLARE_PER_CPU(struct tlbp_geometry, tlbp_cpu_geo);
 
 int tlbp_geometry_init(void);

@@ -90,6 +90,9 @@ void tlbp_decide(const struct tlbp_policy *p, unsigned long start,
 /* The per-page count the kernel's own ceiling must allow for @p. */
 u32 tlbp_policy_ceiling(const struct tlbp_policy *p);
 
+/* The most entries @p keeps as the stock kernel does, with nothing to weigh. */
+u32 tlbp_policy_fast_keep(const struct tlbp_policy *p);
+
 /* False (and @m unusable) when @c holds no usable measurement. */
 bool tlbp_model_init(struct tlbp_model *m, const struct tlbp_geometry *g,
 		     const struct tlbp_costs *c, u32 cap);

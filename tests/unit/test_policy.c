@@ -162,7 +162,7 @@ int main(void)
 	unsigned int i, k;
 	int bad;
 
-	tap_plan(1 + 3 * 7 + 13 + 1 + MODEL_TESTS + 1);
+	tap_plan(1 + 3 * 7 + 13 + 1 + MODEL_TESTS + 2);
 	model_tests();
 
 	tap_eq(TLBP_FLUSH_ALL, (unsigned long)-1, "TLBP_FLUSH_ALL is -1UL");
@@ -259,6 +259,33 @@ int main(void)
 			bad++;
 	}
 	tap_eq(bad, 0, "200000 random requests: kernel ceiling agrees with every decision");
+
+	/*
+	 * The hook's fast path: at or below fast_keep the whole decision is
+	 * "keep, as stock keeps it", and one entry more is not.
+	 */
+	bad = 0;
+	for (i = 0; i < 200000; i++) {
+		struct tlbp_policy p = {
+			.threshold = rand() % 600, .cap = 1 + rand() % TLBP_CAP_DEFAULT,
+			.stock = 33, .enabled = rand() & 1,
+			.model = (rand() & 1) ? &skl : NULL,
+		};
+		unsigned int s = strides[rand() % 3];
+		unsigned long start = base + ((unsigned long)rand() << PAGE);
+		unsigned long end = start + ((unsigned long)(rand() % 64) << s) +
+				    (rand() % 3) * 2048;
+		unsigned long n = (end - start) >> s;
+		u32 fast = tlbp_policy_fast_keep(&p);
+
+		tlbp_decide(&p, start, end, s, (unsigned long)rand() % 100000, &d);
+		if (n <= fast && (d.verdict != TLBP_PERPAGE || d.stock_full ||
+				  d.invalidations != (end - start + (1ul << s) - 1) >> s))
+			bad++;
+		if (n == fast + 1 && d.verdict == TLBP_PERPAGE && !d.stock_full)
+			bad++;
+	}
+	tap_eq(bad, 0, "200000 random requests: within fast_keep, kept as stock keeps them");
 
 	bad = 0;
 	for (i = 0; i < 200000; i++) {
