@@ -16,6 +16,10 @@ if [ -z "$kver" ] || ! command -v dh_dkms >/dev/null || ! command -v lintian >/d
 	echo "1..0 # SKIP 6.1 headers, dh-dkms or lintian missing (make deps)"
 	exit 0
 fi
+if ! git -C "$TOP" rev-parse --git-dir >/dev/null 2>&1; then
+	echo "1..0 # SKIP not a git checkout: this is a release tree already (make dist needs git)"
+	exit 0
+fi
 ver=$DIST_VERSION
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
