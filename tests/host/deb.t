@@ -8,10 +8,12 @@
 # it stays away from a machine that already has either.
 set -uo pipefail
 . "$(dirname "$0")/../../scripts/vmlib.sh"
+. "$(dirname "$0")/pkg-lib.sh"
 cd "$TOP"
 mkdir -p "$BUILD"
+TAP_LOG=$BUILD/deb-test.log
 
-ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
+ver=$DIST_VERSION
 if dpkg-query -W -f='${Status}' tlbpath-dkms tlbpath-tools 2>/dev/null | grep -q installed; then
 	echo "1..0 # SKIP tlbpath-dkms or tlbpath-tools is installed on this machine; not touching it"
 	exit 0
@@ -23,19 +25,6 @@ fi
 mapfile -t kernels < <(installed_kernels)
 
 echo "1..$((6 + 2 * ${#kernels[@]}))"
-n=0
-t() {	# t DESCRIPTION COMMAND...
-	local d=$1
-	shift
-	n=$((n + 1))
-	if "$@" >"$BUILD/deb-test.log" 2>&1; then
-		echo "ok $n - $d"
-	else
-		echo "not ok $n - $d"
-		tail -n 15 "$BUILD/deb-test.log" | sed 's/^/# /'
-	fi
-}
-
 deb="build/deb/tlbpath-dkms_${ver}_all.deb"
 t "make deb builds $deb" sh -c "make -s deb && test -f $deb"
 t "the changelog's version is dkms.conf's ($ver)" \

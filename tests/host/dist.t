@@ -9,7 +9,7 @@
 # DKMS from the tarball: dkms.t (6.1, 6.12), dkms-sid.t (sid).
 set -uo pipefail
 . "$(dirname "$0")/../../scripts/vmlib.sh"
-. "$(dirname "$0")/dist-lib.sh"
+. "$(dirname "$0")/pkg-lib.sh"
 
 kver=$(find_kernel 6.1)
 if [ -z "$kver" ] || ! command -v dh_dkms >/dev/null || ! command -v lintian >/dev/null; then
@@ -23,20 +23,9 @@ fi
 ver=$DIST_VERSION
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+TAP_LOG=$tmp/log
 
 echo "1..10"
-n=0
-t() {	# t DESCRIPTION COMMAND...
-	local d=$1
-	shift
-	n=$((n + 1))
-	if "$@" >"$tmp/log" 2>&1; then
-		echo "ok $n - $d"
-	else
-		echo "not ok $n - $d"
-		tail -n 20 "$tmp/log" | sed 's/^/# /'
-	fi
-}
 
 tarball="$BUILD/tlbpath-$ver.tar.xz"
 tree=$(unpacked_dist "$tmp")

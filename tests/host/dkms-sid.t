@@ -7,7 +7,7 @@
 # remove, in throw-away DKMS trees inside the root.
 set -uo pipefail
 . "$(dirname "$0")/../../scripts/vmlib.sh"
-. "$(dirname "$0")/dist-lib.sh"
+. "$(dirname "$0")/pkg-lib.sh"
 
 kver=$(find_kernel sid)
 if [ -z "$kver" ] || [ ! -x "$SID_ROOT/usr/sbin/dkms" ]; then
@@ -19,34 +19,25 @@ rel=/var/tmp/tlbpath-dkms.$$
 tmp=$SID_ROOT$rel
 opts=(--sourcetree "$rel/src" --dkmstree "$rel/tree")
 mod="$SID_ROOT/lib/modules/$kver/updates/dkms"
+# in_sid COMMAND...: COMMAND in the sid root.
+in_sid() { run_in_root "$SID_ROOT" "$@"; }
 cleanup() {
-	run_in_root "$SID_ROOT" dkms remove "tlbpath/$ver" --all "${opts[@]}" >/dev/null 2>&1
+	in_sid dkms remove "tlbpath/$ver" --all "${opts[@]}" >/dev/null 2>&1
 	rm -f "$mod"/tlbpath.ko*
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
 mkdir -p "$tmp/tree"
+TAP_LOG=$tmp/log
 unpacked_dist "$tmp/src" >/dev/null || { echo "1..1"; echo "not ok 1 - make dist"; exit 1; }
 
-echo "# sid kernel $kver, $(run_in_root "$SID_ROOT" dkms --version), $(run_in_root "$SID_ROOT" gcc --version | head -n1)"
+echo "# sid kernel $kver, $(in_sid dkms --version), $(in_sid gcc --version | head -n1)"
 echo "1..6"
-n=0
-t() {	# t DESCRIPTION COMMAND...: COMMAND in the sid root
-	local d=$1
-	shift
-	n=$((n + 1))
-	if run_in_root "$SID_ROOT" "$@" >"$tmp/log" 2>&1; then
-		echo "ok $n - $d"
-	else
-		echo "not ok $n - $d"
-		tail -n 20 "$tmp/log" | sed 's/^/# /'
-	fi
-}
-t "dkms add of the unpacked tarball" dkms add "$rel/src/tlbpath-$ver" "${opts[@]}"
-t "dkms build tlbpath/$ver -k $kver" dkms build "tlbpath/$ver" -k "$kver" "${opts[@]}"
-t "dkms install tlbpath/$ver -k $kver" dkms install "tlbpath/$ver" -k "$kver" "${opts[@]}"
+t "dkms add of the unpacked tarball" in_sid dkms add "$rel/src/tlbpath-$ver" "${opts[@]}"
+t "dkms build tlbpath/$ver -k $kver" in_sid dkms build "tlbpath/$ver" -k "$kver" "${opts[@]}"
+t "dkms install tlbpath/$ver -k $kver" in_sid dkms install "tlbpath/$ver" -k "$kver" "${opts[@]}"
 t "dkms status: installed for $kver" \
-	sh -c "dkms status tlbpath/$ver -k $kver ${opts[*]} | grep -q ': installed'"
+	in_sid sh -c "dkms status tlbpath/$ver -k $kver ${opts[*]} | grep -q ': installed'"
 ko=$(ls "$mod"/tlbpath.ko* 2>/dev/null | head -n1)
 n=$((n + 1))
 vm=$(modinfo -F vermagic "$ko" 2>/dev/null | cut -d' ' -f1)
@@ -57,4 +48,4 @@ else
 	echo "not ok $n - installed module: '${ko:-none}' vermagic '$vm' (want $kver), version '$mv' (want $ver)"
 fi
 t "dkms remove takes it out again" \
-	sh -c "dkms remove tlbpath/$ver --all ${opts[*]} && ! ls /lib/modules/$kver/updates/dkms/tlbpath.ko* 2>/dev/null"
+	in_sid sh -c "dkms remove tlbpath/$ver --all ${opts[*]} && ! ls /lib/modules/$kver/updates/dkms/tlbpath.ko* 2>/dev/null"

@@ -8,7 +8,7 @@
 # runs on the host.  sid's kernel: tests/host/dkms-sid.t.
 set -uo pipefail
 . "$(dirname "$0")/../../scripts/vmlib.sh"
-. "$(dirname "$0")/dist-lib.sh"
+. "$(dirname "$0")/pkg-lib.sh"
 
 ver=$DIST_VERSION
 mapfile -t kernels < <(installed_kernels)

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
-# Shared by the host tests that start from the release tarball, as a
-# distribution or a user receives it (no .git).  Source after vmlib.sh.
+# Shared by the packaging tests (tests/host/{dist,dkms,dkms-sid,deb}.t),
+# which start from the release tarball as a distribution or a user
+# receives it (no .git).  Source after vmlib.sh.
 
 DIST_VERSION=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$TOP/dkms.conf")
 
@@ -18,4 +19,19 @@ unpacked_dist() {
 			tar -C "$TOP" --exclude=./build -cf - . | tar -C "$tree" -xf - || return 1
 	fi
 	echo "$tree"
+}
+
+# t DESCRIPTION COMMAND...: one TAP line for COMMAND, numbered by n; its
+# output goes to $TAP_LOG (set by the test) and is shown when it fails.
+n=0
+t() {
+	local d=$1
+	shift
+	n=$((n + 1))
+	if "$@" >"$TAP_LOG" 2>&1; then
+		echo "ok $n - $d"
+	else
+		echo "not ok $n - $d"
+		tail -n 20 "$TAP_LOG" | sed 's/^/# /'
+	fi
 }
