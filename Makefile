@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make                 build tlbpath.ko for the running kernel (or KDIR=...)
-# make install         install it for that kernel (modules_install, depmod)
+# make install         install it for that kernel (modules_install, depmod),
+#                      the tools and the man pages (PREFIX, DESTDIR)
+# make install-tools   the tools and their man pages only (tlbpath-tools.deb)
 # make arm64           tlbpath.ko cross-built for Debian's arm64 6.1 kernel (make deps)
 # make check           unit tests, DKMS builds, in-VM tests on Debian's kernels
 # make demo            boot a Debian kernel in QEMU and show tlbpath at work
@@ -16,10 +18,13 @@
 # make sim             bench/tlbsim: the workloads' traces on simulated TLBs of real
 #                      CPUs, every flush policy, into bench/tlbsim/results/
 # make sim-quick       a tiny self-checking run of it (seconds)
+# make dist            build/tlbpath-<version>.tar.xz from the tracked files
 # make deb             build/deb/tlbpath-dkms_<version>_all.deb (Debian DKMS package)
+#                      and build/deb/tlbpath-tools_<version>_amd64.deb; needs no .git
 
 KERNELRELEASE ?= $(shell uname -r)
 KDIR ?= /lib/modules/$(KERNELRELEASE)/build
+# The one place the version is written: dkms.conf (DKMS reads it there).
 TLBPATH_VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' $(CURDIR)/dkms.conf)
 
 CC ?= gcc
@@ -28,9 +33,11 @@ UNIT_TESTS := tests/unit/test_geometry tests/unit/test_policy tests/unit/test_tl
 
 TOOLS := scripts/tlbpath-geometry
 PREFIX ?= /usr/local
+SBINDIR ?= $(PREFIX)/sbin
+MANDIR ?= $(PREFIX)/share/man
 
 .PHONY: all module arm64 install clean unit check check-long demo deps tools \
-	bench bench-quick bench-host bench-overhead deb sim sim-quick
+	bench bench-quick bench-host bench-overhead deb dist install-tools sim sim-quick
 
 all: module
 
@@ -46,15 +53,23 @@ arm64:
 	$(MAKE) -C $(ARM64_KDIR) M=$(CURDIR) ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- \
 		TLBPATH_VERSION=$(TLBPATH_VERSION) modules
 
-install: module tools
-	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
-	depmod -a $(KERNELRELEASE)
-	install -D -m 0755 scripts/tlbpath-geometry $(DESTDIR)$(PREFIX)/bin/tlbpath-geometry
+install: module install-tools
+	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_PATH=$(DESTDIR) modules_install
+	depmod -a $(if $(DESTDIR),-b $(DESTDIR)) $(KERNELRELEASE)
+	install -D -m 0644 man/tlbpath.4 $(DESTDIR)$(MANDIR)/man4/tlbpath.4
+
+install-tools: tools
+	install -D -m 0755 scripts/tlbpath-geometry $(DESTDIR)$(SBINDIR)/tlbpath-geometry
+	install -D -m 0755 scripts/tlbpath-stat $(DESTDIR)$(SBINDIR)/tlbpath-stat
+	install -D -m 0644 man/tlbpath-geometry.8 $(DESTDIR)$(MANDIR)/man8/tlbpath-geometry.8
+	install -D -m 0644 man/tlbpath-stat.8 $(DESTDIR)$(MANDIR)/man8/tlbpath-stat.8
 
 tools: $(TOOLS)
 
+# CPPFLAGS, CFLAGS and LDFLAGS from the environment come last (a
+# distribution's hardening flags, dpkg-buildflags).
 scripts/tlbpath-geometry: tools/tlbpath-geometry.c src/geometry.c include/tlbpath/*.h
-	$(CC) $(UNIT_CFLAGS) -o $@ tools/tlbpath-geometry.c src/geometry.c
+	$(CC) $(UNIT_CFLAGS) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ tools/tlbpath-geometry.c src/geometry.c
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null || true
@@ -94,12 +109,29 @@ bench-host:
 bench-overhead: deps
 	scripts/bench-overhead.sh
 
-# From the tracked module sources, in a scratch copy: dpkg-buildpackage
-# writes next to the source tree.
+# The release tarball: every tracked file, as it is in the work tree, under
+# tlbpath-<version>/, owned by root, dated by the last commit.
+DIST := build/tlbpath-$(TLBPATH_VERSION).tar.xz
+dist:
+	@git rev-parse --git-dir >/dev/null 2>&1 || { echo "make dist needs a git checkout" >&2; exit 1; }
+	mkdir -p build
+	git ls-files -z | tar --null -T - --transform 's,^,tlbpath-$(TLBPATH_VERSION)/,' \
+		--sort=name --owner=0 --group=0 --numeric-owner \
+		--mtime=@$$(git log -1 --format=%ct) -cf $(DIST:.xz=)
+	xz -f -T1 $(DIST:.xz=)
+	@echo $(DIST)
+
+# What the packages are built from, by name, not by git (a release tarball
+# has no .git), and without what a build in place left (src/*.o, *.ko).
+DEB_FILES := $(wildcard debian/changelog debian/control debian/copyright debian/rules \
+	debian/source/format debian/*.dkms debian/*.install debian/*.manpages \
+	src/*.[ch] include/tlbpath/*.h tools/*.c man/*.[48]) \
+	scripts/tlbpath-stat Kbuild Makefile dkms.conf LICENSE README.md
+
+# In a scratch copy: dpkg-buildpackage writes next to the source tree.
 deb:
 	rm -rf build/deb && mkdir -p build/deb/tlbpath-$(TLBPATH_VERSION)
-	git ls-files -z debian src include Kbuild Makefile dkms.conf LICENSE README.md | \
-		xargs -0 cp --parents -t build/deb/tlbpath-$(TLBPATH_VERSION)
+	cp --parents -t build/deb/tlbpath-$(TLBPATH_VERSION) $(DEB_FILES)
 	cd build/deb/tlbpath-$(TLBPATH_VERSION) && dpkg-buildpackage -b -us -uc >../build.log 2>&1 || \
 		{ tail -n 30 ../build.log; exit 1; }
 	@ls build/deb/*.deb

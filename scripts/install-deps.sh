@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Install what building and testing tlbpath needs on a Debian 12 host:
-# the toolchain, QEMU, a static busybox, DKMS, and two Debian distro
+# the toolchain, QEMU, a static busybox, DKMS, lintian, promtool (in
+# Debian's prometheus package), and two Debian distro
 # kernels with their headers (bookworm's 6.1 and bookworm-backports' 6.12),
 # and a root of Debian's unstable suite holding its newest kernel (7.x).
 #
@@ -38,6 +39,7 @@ fi
 pkgs=(build-essential bc bison flex libelf-dev kmod cpio gzip
       qemu-system-x86 busybox-static dkms cpuid perl linux-source-6.1 xz-utils
       stress-ng gnuplot-nox dh-dkms debhelper dpkg-dev sparse linux-perf
+      lintian prometheus man-db
       linux-image-amd64 linux-headers-amd64)
 
 # Newest 6.12 image and headers from backports, by exact version.

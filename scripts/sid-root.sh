@@ -4,7 +4,7 @@
 # sid-root.sh: a root of Debian's unstable suite (sid), made with
 # debootstrap once per machine and kept outside the repository, holding
 # the newest linux-headers-*-amd64 sid offers, the compiler and make those
-# headers need, and that kernel's vmlinuz.  The in-VM tests build tlbpath
+# headers need, sid's dkms, and that kernel's vmlinuz.  The in-VM tests build tlbpath
 # with this root's compiler (chroot) and boot this vmlinuz
 # (tests/vm/debian-sid-*.t; scripts/vmlib.sh: SID_ROOT, find_kernel sid,
 # kernel_root, build_in_root).  Prints the kernel release it holds.
@@ -96,6 +96,14 @@ CFG
 fi
 
 have=$(root_kernel)
+# sid's own DKMS (tests/host/dkms-sid.t); a root made before it was needed
+# gets it here, from the package lists it already has.
+if [ -n "$have" ] && [ ! -x "$ROOT/usr/sbin/dkms" ]; then
+	log "installing dkms in the sid root"
+	cp -L /etc/resolv.conf "$ROOT/etc/resolv.conf" 2>/dev/null || true
+	in_root "$ROOT" apt-get install -y -qq dkms >"$ROOT.install.log" 2>&1 ||
+		{ tail -n 20 "$ROOT.install.log" >&2; log "installing dkms failed"; exit 1; }
+fi
 if [ -n "$have" ] && [ -e "$stamp" ] && [ "$REFRESH_MIN" != 0 ] &&
    [ -z "$(find "$stamp" -mmin +"$REFRESH_MIN")" ]; then
 	echo "$have"
@@ -137,9 +145,9 @@ want=$(in_root "$ROOT" apt-cache search --names-only '^linux-headers-[0-9].*-amd
 	log "sid offers no kernel now; keeping $have"; echo "$have"; exit 0; }
 
 if [ "$want" != "$have" ]; then
-	log "installing linux-headers-$want, gcc and make in the sid root"
+	log "installing linux-headers-$want, gcc, make and dkms in the sid root"
 	t0=$(date +%s)
-	in_root "$ROOT" apt-get install -y -qq "linux-headers-$want" gcc make >"$ROOT.install.log" 2>&1 ||
+	in_root "$ROOT" apt-get install -y -qq "linux-headers-$want" gcc make dkms >"$ROOT.install.log" 2>&1 ||
 		{ tail -n 20 "$ROOT.install.log" >&2; log "installing linux-headers-$want failed"; exit 1; }
 	# Only the kernel image itself is needed: the guest boots a busybox
 	# initramfs and loads nothing but test modules.  So the image package

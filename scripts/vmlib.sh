@@ -75,25 +75,31 @@ build_kmod() {
 	ls "$dir"/*.ko
 }
 
+# run_in_root ROOT CMD...: CMD in ROOT (chroot) with a clean environment
+# and a /proc of its own (objtool reads it), gone when CMD ends.  A shared
+# lock keeps scripts/sid-root.sh from swapping the kernel meanwhile.
+run_in_root() {
+	local root=$1
+	shift
+	(
+		flock -s 8
+		unshare --mount --pid --fork --mount-proc="$root/proc" \
+			chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LC_ALL=C "$@"
+	) 8>>"$root.lock"
+}
+
 # build_in_root ROOT KVER DIR: build the module in DIR against KVER's
 # headers in ROOT with ROOT's own compiler and make (chroot; a copy of DIR
-# inside ROOT, the .ko files copied back), W=1, log in DIR/build.log.  A
-# shared lock keeps scripts/sid-root.sh from swapping the kernel meanwhile.
+# inside ROOT, the .ko files copied back), W=1, log in DIR/build.log.
 build_in_root() {
 	local root=$1 kver=$2 dir=$3 rel rc
 	rel=/var/tmp/tlbpath-build.$$.$(basename "$dir")
 	rm -rf "$root$rel"
 	mkdir -p "$root$rel"
 	cp -r "$dir"/. "$root$rel/"
-	(
-		flock -s 8
-		# objtool reads /proc: a private one, gone when the build ends.
-		unshare --mount --pid --fork --mount-proc="$root/proc" \
-			chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LC_ALL=C \
-			make -s -C "/lib/modules/$kver/build" M="$rel" W=1 \
-			TLBPATH_VERSION="$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$TOP/dkms.conf")" \
-			modules
-	) 8>>"$root.lock" >"$dir/build.log" 2>&1
+	run_in_root "$root" make -s -C "/lib/modules/$kver/build" M="$rel" W=1 \
+		TLBPATH_VERSION="$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$TOP/dkms.conf")" \
+		modules >"$dir/build.log" 2>&1
 	rc=$?
 	[ $rc != 0 ] || cp "$root$rel"/*.ko "$dir/" || rc=1
 	rm -rf "$root$rel"

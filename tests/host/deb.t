@@ -1,18 +1,21 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Debian packaging: make deb builds tlbpath-dkms; installing it builds the
-# module through DKMS for every installed kernel with headers (6.1, 6.12),
-# and purging it removes every trace.  Installs and purges a real package,
-# so it stays away from a machine that already has tlbpath-dkms.
+# Debian packaging: make deb builds tlbpath-dkms and tlbpath-tools;
+# installing them builds the module through DKMS for every installed kernel
+# with headers (6.1, 6.12) and puts the tools and their pages in /usr, and
+# purging them removes every trace.  Installs and purges real packages, so
+# it stays away from a machine that already has either.
 set -uo pipefail
 . "$(dirname "$0")/../../scripts/vmlib.sh"
+. "$(dirname "$0")/pkg-lib.sh"
 cd "$TOP"
 mkdir -p "$BUILD"
+TAP_LOG=$BUILD/deb-test.log
 
-ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
-if dpkg-query -W -f='${Status}' tlbpath-dkms 2>/dev/null | grep -q installed; then
-	echo "1..0 # SKIP tlbpath-dkms is installed on this machine; not touching it"
+ver=$DIST_VERSION
+if dpkg-query -W -f='${Status}' tlbpath-dkms tlbpath-tools 2>/dev/null | grep -q installed; then
+	echo "1..0 # SKIP tlbpath-dkms or tlbpath-tools is installed on this machine; not touching it"
 	exit 0
 fi
 if ! command -v dpkg-buildpackage >/dev/null || ! command -v dh_dkms >/dev/null; then
@@ -21,31 +24,24 @@ if ! command -v dpkg-buildpackage >/dev/null || ! command -v dh_dkms >/dev/null;
 fi
 mapfile -t kernels < <(installed_kernels)
 
-echo "1..$((4 + 2 * ${#kernels[@]}))"
-n=0
-t() {	# t DESCRIPTION COMMAND...
-	local d=$1
-	shift
-	n=$((n + 1))
-	if "$@" >"$BUILD/deb-test.log" 2>&1; then
-		echo "ok $n - $d"
-	else
-		echo "not ok $n - $d"
-		tail -n 15 "$BUILD/deb-test.log" | sed 's/^/# /'
-	fi
-}
-
+echo "1..$((6 + 2 * ${#kernels[@]}))"
 deb="build/deb/tlbpath-dkms_${ver}_all.deb"
 t "make deb builds $deb" sh -c "make -s deb && test -f $deb"
 t "the changelog's version is dkms.conf's ($ver)" \
 	sh -c "dpkg-deb -f $deb Version | grep -qx '$ver'"
-t "dpkg -i $deb" dpkg -i "$deb"
+tools="build/deb/tlbpath-tools_${ver}_amd64.deb"
+t "dpkg -i $deb $tools" dpkg -i "$deb" "$tools"
+t "tlbpath-geometry and tlbpath-stat run from /usr/sbin" \
+	sh -c "/usr/sbin/tlbpath-geometry | grep -q '^cpu=0 source=' &&
+	       /usr/sbin/tlbpath-stat --help 2>&1 | grep -q -- --prometheus"
+t "man finds tlbpath(4), tlbpath-stat(8) and tlbpath-geometry(8)" \
+	sh -c "man -w 4 tlbpath && man -w 8 tlbpath-stat && man -w 8 tlbpath-geometry"
 for k in "${kernels[@]}"; do
 	t "DKMS built and installed it for $k" \
 		sh -c "dkms status tlbpath/$ver -k $k | grep -q installed"
 	t "$k: an installed tlbpath.ko with vermagic $k" \
 		sh -c "modinfo -F vermagic /lib/modules/$k/updates/dkms/tlbpath.ko* | grep -q '^$k '"
 done
-t "dpkg --purge removes the package, the DKMS tree and the modules" \
-	sh -c "dpkg --purge tlbpath-dkms && [ -z \"\$(dkms status tlbpath 2>/dev/null)\" ] &&
+t "dpkg --purge removes the packages, the DKMS tree and the modules" \
+	sh -c "dpkg --purge tlbpath-dkms tlbpath-tools && [ ! -e /usr/sbin/tlbpath-stat ] && [ -z \"\$(dkms status tlbpath 2>/dev/null)\" ] &&
 	       ! ls /lib/modules/*/updates/dkms/tlbpath.ko* 2>/dev/null && [ ! -e /usr/src/tlbpath-$ver ]"

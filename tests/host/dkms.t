@@ -1,14 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# DKMS: "dkms add" of this tree and "dkms build tlbpath/<ver> -k <kernel>"
-# for every installed Debian headers package, in throw-away DKMS trees so
-# the machine's own /var/lib/dkms is left alone.  Building needs no module
-# loading, so this runs on the host.
+# DKMS: "dkms add" of the unpacked release tarball (make dist, no .git)
+# and "dkms build tlbpath/<ver> -k <kernel>" for every installed Debian
+# headers package, in throw-away DKMS trees so the machine's own
+# /var/lib/dkms is left alone.  Building needs no module loading, so this
+# runs on the host.  sid's kernel: tests/host/dkms-sid.t.
 set -uo pipefail
 . "$(dirname "$0")/../../scripts/vmlib.sh"
+. "$(dirname "$0")/pkg-lib.sh"
 
-ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$TOP/dkms.conf")
+ver=$DIST_VERSION
 mapfile -t kernels < <(installed_kernels)
 if ! command -v dkms >/dev/null || [ ${#kernels[@]} = 0 ]; then
 	echo "1..0 # SKIP dkms or kernel headers missing (make deps)"
@@ -17,17 +19,16 @@ fi
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-src="$tmp/src/tlbpath-$ver"
-mkdir -p "$src" "$tmp/tree"
-git -C "$TOP" ls-files -z | (cd "$TOP" && xargs -0 cp --parents -t "$src")
+mkdir -p "$tmp/tree"
+src=$(unpacked_dist "$tmp/src") || { echo "1..1"; echo "not ok 1 - make dist"; exit 1; }
 opts=(--sourcetree "$tmp/src" --dkmstree "$tmp/tree")
 
 echo "1..$((1 + 3 * ${#kernels[@]}))"
 n=1
 if dkms add "$src" "${opts[@]}" >"$tmp/add.log" 2>&1; then
-	echo "ok $n - dkms add ."
+	echo "ok $n - dkms add of the unpacked tarball"
 else
-	echo "not ok $n - dkms add ."; sed 's/^/# /' "$tmp/add.log"
+	echo "not ok $n - dkms add of the unpacked tarball"; sed 's/^/# /' "$tmp/add.log"
 fi
 for k in "${kernels[@]}"; do
 	n=$((n + 1))
