@@ -118,8 +118,9 @@ void tlbp_arm64_report(bool load)
 		tlbp_isar0_tlb(tlbp_arm64.isar0),
 		tlbp_arm64.mixed ? ", differs between CPUs" : "",
 		tlbp_arm64.midr);
-	pr_info("threshold %u TLBI ops per flush%s, stock %u, cap %u%s\n",
+	pr_info("threshold %u TLBI ops per flush%s (counted as the %s __flush_tlb_range() loop does), stock %u, cap %u%s\n",
 		tlbp_threshold_now(), READ_ONCE(tlbp_auto) ? " (auto: stock)" : "",
+		tlbp_tlbi_loop_name(TLBP_TLBI_LOOP),
 		tlbp_policy.stock, tlbp_policy.cap,
 		tlbp_policy.enabled ? "" : ", disabled");
 }

@@ -43,9 +43,14 @@
 #include "arch.h"
 #include "tlbpath/tlbi.h"
 
+/* The Kbuild probe found no __flush_tlb_range() loop that tlbi.c models. */
+#ifndef TLBP_TLBI_LOOP
+#error "unknown arm64 __flush_tlb_range() loop in asm/tlbflush.h: see Documentation/arm64.md"
+#endif
+
 static_assert(TLBP_TLBI_MAX_RANGE_PAGES == MAX_TLBI_RANGE_PAGES);
 /* A widened range is always past the kernel's own full-flush limit. */
-static_assert((TASK_SIZE_MAX >> PAGE_SHIFT) >= MAX_TLBI_RANGE_PAGES);
+static_assert((TASK_SIZE_MAX >> PAGE_SHIFT) > MAX_TLBI_RANGE_PAGES);
 
 enum { HOOK_UNMAP, HOOK_MPROTECT, HOOK_FLUSH, NR_HOOKS };
 
@@ -95,8 +100,8 @@ static void notrace decide(struct mmu_gather *tlb, unsigned long start,
 	start = round_down(start, stride);
 	end = round_up(end, stride);
 	pages = (end - start) >> PAGE_SHIFT;
-	ops = tlbp_tlbi_ops(pages, ilog2(stride) - PAGE_SHIFT, PAGE_SHIFT,
-			    system_supports_tlb_range());
+	ops = tlbp_tlbi_ops(TLBP_TLBI_LOOP, pages, ilog2(stride) - PAGE_SHIFT,
+			    PAGE_SHIFT, system_supports_tlb_range());
 
 	tlbp_policy_now(&p, this_cpu_ptr(&tlbp_cpu_model));
 	/* The decision counts entries; here they are TLBI operations. */

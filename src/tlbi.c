@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * arm64 TLBI operands and operation counts, as the 6.1 kernel's
+ * arm64 TLBI operands and operation counts, as each kernel's
  * __flush_tlb_range() makes them.  Pure C: no kernel headers.
  */
 #include "tlbpath/tlbi.h"
@@ -60,32 +60,58 @@ unsigned int tlbp_isar0_tlb(u64 isar0)
 	return (isar0 >> TLBP_ISAR0_TLB_SHIFT) & 0xf;
 }
 
-/* MAX_TLBI_OPS is PTRS_PER_PTE: a page of 8-byte descriptors. */
+const char *tlbp_tlbi_loop_name(enum tlbp_tlbi_loop loop)
+{
+	static const char *const name[TLBP_TLBI_NR_LOOPS] = {
+		[TLBP_TLBI_LOOP_61] = "6.1",
+		[TLBP_TLBI_LOOP_612] = "6.12",
+		[TLBP_TLBI_LOOP_72] = "7.2",
+	};
+
+	return loop < TLBP_TLBI_NR_LOOPS ? name[loop] : "?";
+}
+
+/* MAX_TLBI_OPS, later MAX_DVM_OPS: PTRS_PER_PTE, a page of 8-byte descriptors. */
 static unsigned long max_tlbi_ops(unsigned int page_shift)
 {
 	return 1UL << (page_shift - 3);
 }
 
+/* Whether @loop flushes the ASID instead of the range (tlbi.h). */
+static bool limit_excess(enum tlbp_tlbi_loop loop, unsigned long pages,
+			 unsigned int stride_order, unsigned int page_shift,
+			 bool range)
+{
+	/* The most pages a range flush takes: 6.1 stops one short of 2^21. */
+	unsigned long most = TLBP_TLBI_MAX_RANGE_PAGES - (loop == TLBP_TLBI_LOOP_61);
+
+	if (range)
+		return pages > most;
+	return pages >= max_tlbi_ops(page_shift) << stride_order ||
+	       (loop != TLBP_TLBI_LOOP_72 && pages > most);
+}
+
 /*
  * Without range operations the loop issues one TLBI per stride.  With
- * them, an odd page count costs one TLBI for the first page, and the even
- * rest one range TLBI per non-zero 5-bit digit of pages / 2: the loop
- * takes scale 0, 1, 2, 3 in turn and at each flushes
- * __TLBI_RANGE_NUM(pages, scale) + 1 units of 2^(5 * scale + 1) pages.
- * No division and at most four iterations: this runs in the hook.
+ * them, an odd page count costs one TLBI for one page, and the even rest
+ * one range TLBI per non-zero 5-bit digit of pages / 2: 6.1's loop takes
+ * scale 0, 1, 2, 3 in turn, the later ones 3, 2, 1, 0, and at each
+ * flushes __TLBI_RANGE_NUM(pages, scale) + 1 units of 2^(5 * scale + 1)
+ * pages; which page goes alone, first or last, does not change the count,
+ * and 2^21 pages (6.12 on) are the one fifth digit.  The loops differ in
+ * their limits only.  No division and at most five iterations: this runs
+ * in the hook.
  */
-unsigned long tlbp_tlbi_ops(unsigned long pages, unsigned int stride_order,
-			    unsigned int page_shift, bool range)
+unsigned long tlbp_tlbi_ops(enum tlbp_tlbi_loop loop, unsigned long pages,
+			    unsigned int stride_order, unsigned int page_shift,
+			    bool range)
 {
 	unsigned long ops, rest;
 
-	if (pages >= TLBP_TLBI_MAX_RANGE_PAGES)
+	if (limit_excess(loop, pages, stride_order, page_shift, range))
 		return TLBP_TLBI_ASID_FLUSH;
-	if (!range) {
-		if (pages >= max_tlbi_ops(page_shift) << stride_order)
-			return TLBP_TLBI_ASID_FLUSH;
+	if (!range)
 		return (pages + (1UL << stride_order) - 1) >> stride_order;
-	}
 	ops = pages & 1;
 	for (rest = pages >> 1; rest; rest >>= 5)
 		ops += (rest & 31) != 0;
@@ -94,6 +120,6 @@ unsigned long tlbp_tlbi_ops(unsigned long pages, unsigned int stride_order,
 
 unsigned long tlbp_tlbi_stock_max(unsigned int page_shift, bool range)
 {
-	/* An odd page and four non-zero digits: 2^21 - 1 pages. */
+	/* An odd page and four non-zero digits: 2^21 - 1 pages, every loop. */
 	return range ? 1 + TLBP_TLBI_MAX_SCALE + 1 : max_tlbi_ops(page_shift) - 1;
 }

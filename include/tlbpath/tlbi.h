@@ -6,8 +6,9 @@
  * arch/arm64/include/asm/tlbflush.h is inline); tlbpath only decides
  * whether a range is flushed at all or widened to a full ASID flush, and
  * what that decision weighs is how many TLBI operations the kernel's loop
- * would issue for it.  This encodes the operands the way the 6.1 kernel
- * does and counts the operations, so both can be unit-tested.
+ * would issue for it.  This encodes the operands the way the kernel does
+ * and counts the operations of each kernel's loop, so both can be
+ * unit-tested (Documentation/arm64.md).
  *
  * Range operand (TLBI RVAE1IS, RVALE1IS):
  *
@@ -33,9 +34,35 @@
 #define TLBP_TLBI_RANGE_PAGES(num, scale) \
 	((unsigned long)((num) + 1) << (5 * (scale) + 1))
 
-/* MAX_TLBI_RANGE_PAGES: from this many pages on, the kernel flushes the ASID. */
+/* MAX_TLBI_RANGE_PAGES: 2^21, what one range operand covers at most. */
 #define TLBP_TLBI_MAX_RANGE_PAGES \
 	TLBP_TLBI_RANGE_PAGES(TLBP_TLBI_MAX_NUM, TLBP_TLBI_MAX_SCALE)
+
+/*
+ * The kernel's __flush_tlb_range() loops, as far as their counts differ,
+ * each named for the Debian kernel whose arm64 tlbflush.h it transcribes.
+ * Which one a kernel has, the Kbuild probe reads from its tlbflush.h.
+ *
+ * TLBP_TLBI_LOOP_61:  scale 0 up to 3, the odd page first; from
+ *   MAX_TLBI_RANGE_PAGES pages on, a full ASID flush, range or not.
+ * TLBP_TLBI_LOOP_612: __flush_tlb_range_op(), scale 3 down to 0, the odd
+ *   page last; MAX_TLBI_RANGE_PAGES pages are one range operation, only
+ *   more flush the ASID, range or not.
+ * TLBP_TLBI_LOOP_72:  as 6.12, but without range operations only the
+ *   MAX_DVM_OPS limit applies (__flush_tlb_range_limit_excess()).
+ *
+ * None of Debian's arm64 kernels uses LPA2 (48-bit VAs), whose 64K
+ * alignment would add single TLBIs at the start (Documentation/arm64.md).
+ */
+enum tlbp_tlbi_loop {
+	TLBP_TLBI_LOOP_61,
+	TLBP_TLBI_LOOP_612,
+	TLBP_TLBI_LOOP_72,
+	TLBP_TLBI_NR_LOOPS
+};
+
+/* The kernel a loop is transcribed from: "6.1", "6.12", "7.2". */
+const char *tlbp_tlbi_loop_name(enum tlbp_tlbi_loop loop);
 
 /*
  * tlbp_tlbi_ops() of a range the kernel does not invalidate by address:
@@ -76,16 +103,18 @@ unsigned long tlbp_tlbi_range_pages(const struct tlbp_tlbi_range *r);
 unsigned int tlbp_isar0_tlb(u64 isar0);
 
 /*
- * The TLBI operations __flush_tlb_range() (6.1) issues for @pages pages
- * (already rounded to the stride) flushed at a stride of 1 << @stride_order
- * pages, with pages of 1 << @page_shift bytes, with (@range) or without
- * range operations; TLBP_TLBI_ASID_FLUSH when it flushes the ASID instead.
- * Each operation is doubled with KPTI (the user ASID), not counted here.
+ * The TLBI operations the kernel's __flush_tlb_range() (@loop) issues for
+ * @pages pages (already rounded to the stride) flushed at a stride of
+ * 1 << @stride_order pages, with pages of 1 << @page_shift bytes, with
+ * (@range) or without range operations; TLBP_TLBI_ASID_FLUSH when it
+ * flushes the ASID instead.  Each operation is doubled with KPTI (the
+ * user ASID), not counted here.
  */
-unsigned long tlbp_tlbi_ops(unsigned long pages, unsigned int stride_order,
-			    unsigned int page_shift, bool range);
+unsigned long tlbp_tlbi_ops(enum tlbp_tlbi_loop loop, unsigned long pages,
+			    unsigned int stride_order, unsigned int page_shift,
+			    bool range);
 
-/* The most operations __flush_tlb_range() ever issues for one range. */
+/* The most operations either loop ever issues for one range. */
 unsigned long tlbp_tlbi_stock_max(unsigned int page_shift, bool range);
 
 #endif /* _TLBPATH_TLBI_H */
