@@ -17,7 +17,8 @@
  *
  * Each callback decides on the range it is given (the VMA range asked
  * for, an upper bound of what will be gathered; or the gathered range) by
- * the number of TLBI operations __flush_tlb_range() would issue for it,
+ * the number of TLBI operations this kernel's __flush_tlb_range() would
+ * issue for it (tlbp_tlbi_ops(), the loop the Kbuild probe found),
  * and to widen it sets the mmu_gather's range to [0, TASK_SIZE_MAX).
  * __tlb_adjust_range() only ever grows a range, so that survives the
  * gathering, and __flush_tlb_range() then takes its own flush_tlb_mm()
@@ -42,11 +43,6 @@
 #include "ftrace.h"
 #include "arch.h"
 #include "tlbpath/tlbi.h"
-
-/* The Kbuild probe found no __flush_tlb_range() loop that tlbi.c models. */
-#ifndef TLBP_TLBI_LOOP
-#error "unknown arm64 __flush_tlb_range() loop in asm/tlbflush.h: see Documentation/arm64.md"
-#endif
 
 static_assert(TLBP_TLBI_MAX_RANGE_PAGES == MAX_TLBI_RANGE_PAGES);
 /* A widened range is always past the kernel's own full-flush limit. */
@@ -100,8 +96,7 @@ static void notrace decide(struct mmu_gather *tlb, unsigned long start,
 	start = round_down(start, stride);
 	end = round_up(end, stride);
 	pages = (end - start) >> PAGE_SHIFT;
-	ops = tlbp_tlbi_ops(TLBP_TLBI_LOOP, pages, ilog2(stride) - PAGE_SHIFT,
-			    PAGE_SHIFT, system_supports_tlb_range());
+	ops = tlbp_tlbi_ops(&tlbp_arm64.tlbi, start, pages, ilog2(stride) - PAGE_SHIFT);
 
 	tlbp_policy_now(&p, this_cpu_ptr(&tlbp_cpu_model));
 	/* The decision counts entries; here they are TLBI operations. */

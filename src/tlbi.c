@@ -77,18 +77,29 @@ static unsigned long max_tlbi_ops(unsigned int page_shift)
 	return 1UL << (page_shift - 3);
 }
 
-/* Whether @loop flushes the ASID instead of the range (tlbi.h). */
-static bool limit_excess(enum tlbp_tlbi_loop loop, unsigned long pages,
-			 unsigned int stride_order, unsigned int page_shift,
-			 bool range)
+/*
+ * Under LPA2 a range operation starts 64K-aligned: the most pages the
+ * 6.12 and 7.2 loops flush one by one before (15 of 4K, 3 of 16K); as a
+ * mask of the page number.  0 without LPA2 (64K pages never use it).
+ */
+static unsigned long lpa2_lead_max(const struct tlbp_tlbi_cfg *c)
+{
+	if (!c->lpa2 || c->loop == TLBP_TLBI_LOOP_61 || c->page_shift >= 16)
+		return 0;
+	return (1UL << (16 - c->page_shift)) - 1;
+}
+
+/* Whether the loop flushes the ASID instead of the range (tlbi.h). */
+static bool limit_excess(const struct tlbp_tlbi_cfg *c, unsigned long pages,
+			 unsigned int stride_order)
 {
 	/* The most pages a range flush takes: 6.1 stops one short of 2^21. */
-	unsigned long most = TLBP_TLBI_MAX_RANGE_PAGES - (loop == TLBP_TLBI_LOOP_61);
+	unsigned long most = TLBP_TLBI_MAX_RANGE_PAGES - (c->loop == TLBP_TLBI_LOOP_61);
 
-	if (range)
+	if (c->range)
 		return pages > most;
-	return pages >= max_tlbi_ops(page_shift) << stride_order ||
-	       (loop != TLBP_TLBI_LOOP_72 && pages > most);
+	return pages >= max_tlbi_ops(c->page_shift) << stride_order ||
+	       (c->loop != TLBP_TLBI_LOOP_72 && pages > most);
 }
 
 /*
@@ -98,28 +109,40 @@ static bool limit_excess(enum tlbp_tlbi_loop loop, unsigned long pages,
  * scale 0, 1, 2, 3 in turn, the later ones 3, 2, 1, 0, and at each
  * flushes __TLBI_RANGE_NUM(pages, scale) + 1 units of 2^(5 * scale + 1)
  * pages; which page goes alone, first or last, does not change the count,
- * and 2^21 pages (6.12 on) are the one fifth digit.  The loops differ in
- * their limits only.  No division and at most five iterations: this runs
- * in the hook.
+ * and 2^21 pages (6.12 on) are the one fifth digit.  Under LPA2 the pages
+ * before the first 64K boundary go one by one first; the range operations
+ * after them keep that alignment but for the last, whose odd page is
+ * single anyway.  No division and at most five iterations: this runs in
+ * the hook.
  */
-unsigned long tlbp_tlbi_ops(enum tlbp_tlbi_loop loop, unsigned long pages,
-			    unsigned int stride_order, unsigned int page_shift,
-			    bool range)
+unsigned long tlbp_tlbi_ops(const struct tlbp_tlbi_cfg *c, u64 start,
+			    unsigned long pages, unsigned int stride_order)
 {
 	unsigned long ops, rest;
 
-	if (limit_excess(loop, pages, stride_order, page_shift, range))
+	if (limit_excess(c, pages, stride_order))
 		return TLBP_TLBI_ASID_FLUSH;
-	if (!range)
+	if (!c->range)
 		return (pages + (1UL << stride_order) - 1) >> stride_order;
-	ops = pages & 1;
+	/* Under LPA2, single TLBIs up to the next 64K boundary. */
+	ops = -(start >> c->page_shift) & lpa2_lead_max(c);
+	if (ops > pages)
+		ops = pages;
+	pages -= ops;
+	ops += pages & 1;
 	for (rest = pages >> 1; rest; rest >>= 5)
 		ops += (rest & 31) != 0;
 	return ops;
 }
 
-unsigned long tlbp_tlbi_stock_max(unsigned int page_shift, bool range)
+unsigned long tlbp_tlbi_stock_max(const struct tlbp_tlbi_cfg *c)
 {
-	/* An odd page and four non-zero digits: 2^21 - 1 pages, every loop. */
-	return range ? 1 + TLBP_TLBI_MAX_SCALE + 1 : max_tlbi_ops(page_shift) - 1;
+	if (!c->range)
+		return max_tlbi_ops(c->page_shift) - 1;
+	/*
+	 * An odd page and four non-zero digits: 2^21 - 1 pages, every loop;
+	 * under LPA2 after up to 15 leading pages (the kernel's own "worst
+	 * case number of DVM ops" is 20).
+	 */
+	return 1 + TLBP_TLBI_MAX_SCALE + 1 + lpa2_lead_max(c);
 }

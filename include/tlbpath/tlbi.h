@@ -51,8 +51,9 @@
  * TLBP_TLBI_LOOP_72:  as 6.12, but without range operations only the
  *   MAX_DVM_OPS limit applies (__flush_tlb_range_limit_excess()).
  *
- * None of Debian's arm64 kernels uses LPA2 (48-bit VAs), whose 64K
- * alignment would add single TLBIs at the start (Documentation/arm64.md).
+ * With LPA2 in use (6.12 on; sid's 7.2 builds 52-bit VAs and uses it
+ * where the CPU has FEAT_LPA2) a range operation must start 64K-aligned:
+ * the 6.12 and 7.2 loops first issue single TLBIs up to that boundary.
  */
 enum tlbp_tlbi_loop {
 	TLBP_TLBI_LOOP_61,
@@ -102,19 +103,25 @@ unsigned long tlbp_tlbi_range_pages(const struct tlbp_tlbi_range *r);
 /* The FEAT_TLBIRANGE level of an ID_AA64ISAR0_EL1 value: 0, 1 or 2. */
 unsigned int tlbp_isar0_tlb(u64 isar0);
 
+/* What the count depends on besides the range: kernel, page size, CPU. */
+struct tlbp_tlbi_cfg {
+	enum tlbp_tlbi_loop loop;
+	unsigned int page_shift;	/* PAGE_SHIFT: 12, 14 or 16 */
+	bool range;			/* system_supports_tlb_range() */
+	bool lpa2;			/* lpa2_is_enabled() */
+};
+
 /*
- * The TLBI operations the kernel's __flush_tlb_range() (@loop) issues for
- * @pages pages (already rounded to the stride) flushed at a stride of
- * 1 << @stride_order pages, with pages of 1 << @page_shift bytes, with
- * (@range) or without range operations; TLBP_TLBI_ASID_FLUSH when it
+ * The TLBI operations the kernel's __flush_tlb_range() issues for @pages
+ * pages from @start (both already rounded to the stride) flushed at a
+ * stride of 1 << @stride_order pages; TLBP_TLBI_ASID_FLUSH when it
  * flushes the ASID instead.  Each operation is doubled with KPTI (the
  * user ASID), not counted here.
  */
-unsigned long tlbp_tlbi_ops(enum tlbp_tlbi_loop loop, unsigned long pages,
-			    unsigned int stride_order, unsigned int page_shift,
-			    bool range);
+unsigned long tlbp_tlbi_ops(const struct tlbp_tlbi_cfg *c, u64 start,
+			    unsigned long pages, unsigned int stride_order);
 
-/* The most operations either loop ever issues for one range. */
-unsigned long tlbp_tlbi_stock_max(unsigned int page_shift, bool range);
+/* The most operations the loop ever issues for one range. */
+unsigned long tlbp_tlbi_stock_max(const struct tlbp_tlbi_cfg *c);
 
 #endif /* _TLBPATH_TLBI_H */
