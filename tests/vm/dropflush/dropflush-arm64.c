@@ -22,16 +22,27 @@
 
 static atomic_long_t dropped;
 
+/*
+ * The first argument.  Up to 6.1 arm64 saves full registers; from 6.2 on
+ * it has DYNAMIC_FTRACE_WITH_ARGS only, where SAVE_REGS cannot register.
+ */
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_REGS
+#define DROP_FLAGS	FTRACE_OPS_FL_SAVE_REGS
+#define first_arg(fregs) \
+	(ftrace_get_regs(fregs) ? ftrace_get_regs(fregs)->regs[0] : 0)
+#else
+#define DROP_FLAGS	0
+#define first_arg(fregs)	ftrace_regs_get_argument(fregs, 0)
+#endif
+
 /* (struct mmu_gather *tlb, struct vm_area_struct *vma, start, end, ...) */
 static void notrace drop_cb(unsigned long ip, unsigned long parent_ip,
 			    struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
-	struct pt_regs *regs = ftrace_get_regs(fregs);
-	struct mmu_gather *tlb;
+	struct mmu_gather *tlb = (struct mmu_gather *)first_arg(fregs);
 
-	if (!regs || strcmp(current->comm, "staletlb"))
+	if (!tlb || strcmp(current->comm, "staletlb"))
 		return;
-	tlb = (struct mmu_gather *)regs->regs[0];
 	if (tlb->fullmm)
 		return;
 	tlb->fullmm = 1;
@@ -40,7 +51,7 @@ static void notrace drop_cb(unsigned long ip, unsigned long parent_ip,
 
 static struct ftrace_ops drop_ops = {
 	.func = drop_cb,
-	.flags = FTRACE_OPS_FL_SAVE_REGS,
+	.flags = DROP_FLAGS,
 };
 
 static int __init dropflush_init(void)
