@@ -132,6 +132,6 @@ for h in "$SID_ROOT"/usr/src/linux-headers-*-arm64; do
 done
 dpkg-deb -x "$SID_ROOT$dl"/linux-headers-*.deb "$SID_ROOT"
 mkdir -p "$SID_ROOT/lib/modules/$abi-arm64"
-ln -sfn "/usr/src/linux-headers-$abi-arm64" "$SID_ROOT/lib/modules/$abi-arm64/build"
+ln -sfn "../../../src/linux-headers-$abi-arm64" "$SID_ROOT/lib/modules/$abi-arm64/build"
 rm -rf "$SID_ROOT$dl"
 touch "$root/stamp"

@@ -54,7 +54,9 @@ build_guest_programs_arm64() {
 
 # /init for the arm64 guest.  QEMU's virt machine has one UART, the
 # kernel's console: the results go to a virtio console (hvc0) instead,
-# whose drivers Debian builds as modules (7.2 builds virtio_console in).
+# whose drivers Debian builds as modules.  6.12 and 7.2 build
+# virtio_console in: /dev/hvc0 is there before its port is (open: ENODEV),
+# so wait until it opens.
 arm64_init_hook() {
 	local root=$1 kroot m ko mods=""
 	kroot=$(arm64_root "${ARM64_KVER%-arm64}")
@@ -65,9 +67,9 @@ arm64_init_hook() {
 		mods="$mods insmod /$(basename "$ko");"
 	done
 	sed -i -e 's|/dev/ttyS1|/dev/hvc0|g' \
-		-e 's|^sh /run-tests|'"$mods"'\
-i=0; while [ ! -e /dev/hvc0 ] \&\& [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done\
-&|' "$root/init"
+		-e 's#^sh /run-tests#'"$mods"'\
+i=0; until [ -c /dev/hvc0 ] \&\& { : >/dev/hvc0; } 2>/dev/null || [ $i -ge 100 ]; do sleep 0.1; i=$((i + 1)); done\
+&#' "$root/init"
 }
 
 # boot for arm64: the same contract as vmlib.sh's boot().  The CPU is
