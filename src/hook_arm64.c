@@ -9,7 +9,7 @@
  * flushed last:
  *
  *   unmap_page_range()   munmap, MAP_FIXED over a mapping,
- *                        madvise(MADV_DONTNEED), the OOM reaper
+ *   (7.2: __zap_vma_range) madvise(MADV_DONTNEED), the OOM reaper
  *   change_protection()  mprotect, NUMA hinting, userfaultfd write-protect
  *   tlb_finish_mmu()     the last flush of a gather: page tables freed,
  *                        and whatever is still gathered (tlb_flush_mmu(),
@@ -36,6 +36,7 @@
 #include <linux/mm.h>
 #include <linux/mman.h>
 #include <linux/sched.h>
+#include <linux/string.h>
 #include <asm/cpufeature.h>
 #include <asm/processor.h>
 #include <asm/tlb.h>
@@ -112,7 +113,8 @@ static void notrace decide(struct mmu_gather *tlb, unsigned long start,
 
 /*
  * unmap_page_range(struct mmu_gather *tlb, struct vm_area_struct *vma,
- *		    unsigned long addr, unsigned long end, ...) and
+ *		    unsigned long addr, unsigned long end, ...) (7.2:
+ * __zap_vma_range(), the same four first) and
  * change_protection(struct mmu_gather *tlb, struct vm_area_struct *vma,
  *		     unsigned long start, unsigned long end, ...): the range
  * of one VMA about to be gathered, at page stride.
@@ -173,8 +175,7 @@ static void notrace tlbp_flush_cb(unsigned long ip, unsigned long parent_ip,
 }
 
 static struct tlbp_hook hooks[NR_HOOKS] = {
-	[HOOK_UNMAP] = {
-		.name = "unmap_page_range",
+	[HOOK_UNMAP] = {	/* .name: pick_unmap() */
 		.ops = { .func = tlbp_vma_cb, .flags = TLBP_OPS_FLAGS },
 	},
 	[HOOK_MPROTECT] = {
@@ -192,9 +193,38 @@ void tlbp_hooks_unregister(void)
 	tlbp_ftrace_unregister(hooks, ARRAY_SIZE(hooks));
 }
 
+/*
+ * The function that zaps one VMA's range: unmap_page_range() up to 6.x,
+ * __zap_vma_range() in 7.2, which took its callers over (unmap_vmas(),
+ * the OOM reaper, zap_vma_range_batched() for madvise) with the same
+ * first four arguments.  Both are internal to mm/, so no header says
+ * which a kernel has: ftrace's own list of traceable functions does.
+ */
+static const char *const unmap_names[] = { "unmap_page_range", "__zap_vma_range" };
+
+static int pick_unmap(struct tlbp_hook *h)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(unmap_names); i++) {
+		const char *name = unmap_names[i];
+
+		if (!ftrace_set_filter(&h->ops, (unsigned char *)name, strlen(name), 1)) {
+			ftrace_free_filter(&h->ops);
+			h->name = name;
+			return 0;
+		}
+	}
+	pr_err("cannot hook the unmap path: neither %s() nor %s() is traceable\n",
+	       unmap_names[0], unmap_names[1]);
+	return -ENOENT;
+}
+
 int tlbp_hooks_register(void)
 {
-	return tlbp_ftrace_register(hooks, ARRAY_SIZE(hooks));
+	int ret = pick_unmap(&hooks[HOOK_UNMAP]);
+
+	return ret ? ret : tlbp_ftrace_register(hooks, ARRAY_SIZE(hooks));
 }
 
 /*

@@ -57,10 +57,12 @@ if [ $range = 1 ] && dmesg | grep -q 'CPU features: detected: 52-bit Virtual Add
 fi
 diag "range TLBI $range, LPA2 $lpa2: stock $stock TLBI ops, $ops7 to $ops7max for 7 pages"
 # The loop the Kbuild probe found in the kernel's tlbflush.h (tlbi.h).
+# 7.2 zaps a VMA's range in __zap_vma_range(), no longer unmap_page_range().
+unmap=unmap_page_range
 case $(uname -r) in
 6.1.*) loop=6.1 ;;
 6.12.*) loop=6.12 ;;
-*) loop=7.2 ;;
+*) loop=7.2 unmap=__zap_vma_range ;;
 esac
 check "TLBI ops are counted as $loop's __flush_tlb_range() does${lpa2msg:+, with LPA2}" \
 	dmesg_has "(as $loop's __flush_tlb_range() counts them$lpa2msg)"
@@ -77,7 +79,7 @@ check "stock_ceiling is $stock TLBI ops" [ "$(cat $T/stock_ceiling)" = $stock ]
 check "threshold (auto) is the stock ceiling" [ "$(cat $T/threshold)" = $stock ]
 check "threshold_auto=1" [ "$(cat $T/threshold_auto)" = 1 ]
 
-for f in unmap_page_range change_protection tlb_finish_mmu; do
+for f in $unmap change_protection tlb_finish_mmu; do
 	check "$f is hooked (enabled_functions)" grep -q "^$f\b" $TR/enabled_functions
 done
 
@@ -180,7 +182,7 @@ check "unload says so, and names no x86 ceiling" \
 	       ! dmesg | grep -q tlb_single_page_flush_ceiling'
 check "unload removes /sys/kernel/tlbpath" [ ! -e $T ]
 check "unload removes the hooks" \
-	sh -c "! grep -q 'unmap_page_range\|change_protection\|tlb_finish_mmu' $TR/enabled_functions"
+	sh -c "! grep -q '$unmap\|change_protection\|tlb_finish_mmu' $TR/enabled_functions"
 check "module parameters: threshold=1 enabled=0 at load" \
 	sh -c "insmod /tlbpath.ko threshold=1 enabled=0 && [ \$(cat $T/threshold) = 1 ] &&
 	       [ \$(cat $T/enabled) = 0 ] && [ \$(cat $T/threshold_auto) = 0 ] && rmmod tlbpath"

@@ -3,7 +3,8 @@
  * dropflush-arm64: a deliberately broken flush path, for testing the tests.
  *
  * Never built into tlbpath.  It hooks the same mmu_gather choke points as
- * tlbpath on arm64, unmap_page_range() and change_protection(), but for
+ * tlbpath on arm64, unmap_page_range() (7.2: __zap_vma_range()) and
+ * change_protection(), but for
  * processes named "staletlb" it *narrows* the flush of the range about to
  * be gathered to nothing: it marks the gather as a whole-mm teardown, for
  * which tlb_end_vma() does not flush and arm64's tlb_flush() invalidates
@@ -56,12 +57,17 @@ static struct ftrace_ops drop_ops = {
 
 static int __init dropflush_init(void)
 {
-	static const char *const fn[] = { "unmap_page_range", "change_protection" };
-	int i, ret = 0;
+	/* 7.2 zaps in __zap_vma_range(), as tlbpath's hook_arm64.c says. */
+	static const char *const unmap[] = { "unmap_page_range", "__zap_vma_range" };
+	int i, ret, found = 0;
 
-	for (i = 0; i < ARRAY_SIZE(fn) && !ret; i++)
-		ret = ftrace_set_filter(&drop_ops, (unsigned char *)fn[i],
-					strlen(fn[i]), 0);
+	ret = ftrace_set_filter(&drop_ops, (unsigned char *)"change_protection",
+				strlen("change_protection"), 0);
+	for (i = 0; i < ARRAY_SIZE(unmap) && !ret; i++)
+		found += !ftrace_set_filter(&drop_ops, (unsigned char *)unmap[i],
+					    strlen(unmap[i]), 0);
+	if (!ret && !found)
+		ret = -ENOENT;
 	if (!ret)
 		ret = register_ftrace_function(&drop_ops);
 	if (ret) {
