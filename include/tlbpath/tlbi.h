@@ -112,8 +112,8 @@ struct tlbp_tlbi_cfg {
 };
 
 /*
- * The TLBI operations the kernel's __flush_tlb_range() issues for @pages
- * pages from @start (both already rounded to the stride) flushed at a
+ * The TLBI operations the kernel's __flush_tlb_range() issues for a range
+ * from @start, @pages long (both already rounded to the stride), at a
  * stride of 1 << @stride_order pages; TLBP_TLBI_ASID_FLUSH when it
  * flushes the ASID instead.  Each operation is doubled with KPTI (the
  * user ASID), not counted here.

@@ -29,11 +29,20 @@ static atomic_long_t dropped;
  */
 #ifdef CONFIG_DYNAMIC_FTRACE_WITH_REGS
 #define DROP_FLAGS	FTRACE_OPS_FL_SAVE_REGS
-#define first_arg(fregs) \
-	(ftrace_get_regs(fregs) ? ftrace_get_regs(fregs)->regs[0] : 0)
+
+static unsigned long first_arg(struct ftrace_regs *fregs)
+{
+	struct pt_regs *regs = ftrace_get_regs(fregs);
+
+	return regs ? regs->regs[0] : 0;
+}
 #else
 #define DROP_FLAGS	0
-#define first_arg(fregs)	ftrace_regs_get_argument(fregs, 0)
+
+static unsigned long first_arg(struct ftrace_regs *fregs)
+{
+	return ftrace_regs_get_argument(fregs, 0);
+}
 #endif
 
 /* (struct mmu_gather *tlb, struct vm_area_struct *vma, start, end, ...) */
