@@ -202,6 +202,13 @@ void tlbp_hooks_unregister(void)
  */
 static const char *const unmap_names[] = { "unmap_page_range", "__zap_vma_range" };
 
+/*
+ * A name that matches nothing leaves the ops as it was; the one that
+ * matches stays set until tlbp_ftrace_register() sets it again.  (Not
+ * ftrace_free_filter() in between: 6.1's frees the hashes and keeps the
+ * pointers, and the next ftrace_set_filter() used them after the free:
+ * an Oops in the load-time self-test.)
+ */
 static int pick_unmap(struct tlbp_hook *h)
 {
 	int i;
@@ -210,7 +217,6 @@ static int pick_unmap(struct tlbp_hook *h)
 		const char *name = unmap_names[i];
 
 		if (!ftrace_set_filter(&h->ops, (unsigned char *)name, strlen(name), 1)) {
-			ftrace_free_filter(&h->ops);
 			h->name = name;
 			return 0;
 		}
