@@ -35,6 +35,7 @@
 #include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/mman.h>
+#include <linux/moduleparam.h>
 #include <linux/sched.h>
 #include <linux/string.h>
 #include <asm/cpufeature.h>
@@ -202,6 +203,10 @@ void tlbp_hooks_unregister(void)
  */
 static const char *const unmap_names[] = { "unmap_page_range", "__zap_vma_range" };
 
+static char *unmap_fn;
+module_param(unmap_fn, charp, 0444);
+MODULE_PARM_DESC(unmap_fn, "For tests only: the one unmap function to look for");
+
 /*
  * A name that matches nothing leaves the ops as it was; the one that
  * matches stays set until tlbp_ftrace_register() sets it again.  (Not
@@ -211,18 +216,21 @@ static const char *const unmap_names[] = { "unmap_page_range", "__zap_vma_range"
  */
 static int pick_unmap(struct tlbp_hook *h)
 {
-	int i;
+	const char *const *names = unmap_names;
+	int i, n = ARRAY_SIZE(unmap_names);
 
-	for (i = 0; i < ARRAY_SIZE(unmap_names); i++) {
-		const char *name = unmap_names[i];
-
-		if (!ftrace_set_filter(&h->ops, (unsigned char *)name, strlen(name), 1)) {
-			h->name = name;
+	if (unmap_fn) {
+		names = (const char *const *)&unmap_fn;
+		n = 1;
+	}
+	for (i = 0; i < n; i++) {
+		if (!ftrace_set_filter(&h->ops, (unsigned char *)names[i], strlen(names[i]), 1)) {
+			h->name = names[i];
 			return 0;
 		}
 	}
-	pr_err("cannot hook the unmap path: neither %s() nor %s() is traceable\n",
-	       unmap_names[0], unmap_names[1]);
+	pr_err("cannot hook the unmap path: no traceable %s()%s%s%s\n", names[0],
+	       n > 1 ? " or " : "", n > 1 ? names[1] : "", n > 1 ? "()" : "");
 	return -ENOENT;
 }
 

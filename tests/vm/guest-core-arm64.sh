@@ -15,6 +15,11 @@ echo 0 > /proc/sys/kernel/ftrace_enabled
 check "kernel.ftrace_enabled=0 is refused (the hooks would never run)" \
 	refused "the ftrace hooks never run"
 echo 1 > /proc/sys/kernel/ftrace_enabled
+# A kernel with neither unmap_page_range() nor __zap_vma_range() (the
+# test-only unmap_fn= names one function to look for instead).
+check "no traceable unmap function is refused" \
+	refused "cannot hook the unmap path: no traceable tlbp_no_such_function()" \
+	unmap_fn=tlbp_no_such_function
 
 check "insmod tlbpath.ko" insmod /tlbpath.ko
 check "a second insmod is refused and the first stays" \
