@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# Sourced by install-deps.sh and sid-root.sh.
+# Sourced by install-deps.sh, sid-root.sh and install-arm64.sh.
 #
 # mirror_uri: the Debian mirror this machine's apt already uses, so that
 # the suites tlbpath adds (bookworm-backports, sid) come from the same
@@ -16,4 +16,15 @@ mirror_uri() {
 		      grep -v -- '-security' | grep -m1 '/debian/\?$' || true)
 	fi
 	echo "$uri"
+}
+
+# in_root DIR CMD...: run CMD in the root DIR (the sid root) with a clean
+# environment and a /proc of its own, which goes away with it (nothing
+# stays mounted).
+in_root() {
+	local dir=$1
+	shift
+	unshare --mount --pid --fork --mount-proc="$dir/proc" \
+		chroot "$dir" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
+		LC_ALL=C DEBIAN_FRONTEND=noninteractive "$@"
 }

@@ -41,16 +41,6 @@ root_kernel() {
 	echo "$best"
 }
 
-# in_root DIR CMD...: run CMD in the root DIR with a clean environment and
-# a /proc of its own, which goes away with it (nothing stays mounted).
-in_root() {
-	local dir=$1
-	shift
-	unshare --mount --pid --fork --mount-proc="$dir/proc" \
-		chroot "$dir" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
-		LC_ALL=C DEBIAN_FRONTEND=noninteractive "$@"
-}
-
 case $ROOT in
 /?*) ;;
 *) log "TLBPATH_SID_ROOT must be an absolute path below /"; exit 1 ;;

@@ -3,7 +3,7 @@
 #
 # vm-test.sh SERIES GUEST_SCRIPT [SMP]
 #
-# SERIES "6.1-arm64" is Debian's arm64 6.1 kernel (vmlib-arm64.sh).
+# SERIES "6.1-arm64", "6.12-arm64", "sid-arm64": Debian's arm64 kernels (vmlib-arm64.sh).
 # Build tlbpath for the newest installed Debian kernel of SERIES ("6.1",
 # "6.12"), boot it in QEMU (TCG) with a busybox initramfs, run
 # GUEST_SCRIPT there and print TAP: the guest's results, then whether the
@@ -12,9 +12,9 @@ set -uo pipefail
 . "$(dirname "$0")/vmlib.sh"
 
 series=$1 script=$2 smp=${3:-2}
-# "6.1-arm64": Debian's arm64 kernel under qemu-system-aarch64.
+# "<series>-arm64": Debian's arm64 kernel of that series under qemu-system-aarch64.
 case $series in
-*-arm64) . "$(dirname "$0")/vmlib-arm64.sh" && use_arm64 ;;
+*-arm64) . "$(dirname "$0")/vmlib-arm64.sh" && use_arm64 "${series%-arm64}" ;;
 esac
 kver=$(find_kernel "$series")
 if [ -z "$kver" ]; then

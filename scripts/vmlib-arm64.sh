@@ -1,18 +1,19 @@
 # SPDX-License-Identifier: GPL-2.0
 # The arm64 side of the QEMU harness (tests/vm/*arm64*.t): Debian's arm64
-# 6.1 kernel, unpacked by scripts/install-arm64.sh.  Source, don't run;
-# sources vmlib.sh.
+# 6.1, 6.12 and sid kernels, unpacked by scripts/install-arm64.sh.  Source,
+# don't run; sources vmlib.sh.
 
 . "$(dirname "${BASH_SOURCE[0]}")/vmlib.sh"
 
 ARM64_CACHE=${ARM64_CACHE:-/var/cache/tlbpath/arm64}
 ARM64_CROSS=aarch64-linux-gnu-
 
-# The ABI ("6.1.0-57") of the installed amd64 6.1 kernel: the arm64 build
-# of the same ABI matches the host's linux-kbuild-6.1.
+# The ABI ("6.1.0-57", "7.2.13+deb14") of the amd64 kernel of a series
+# ("6.1", "6.12", "sid") the harness has: the arm64 build of the same ABI
+# matches its linux-kbuild (the host's, or the sid root's).
 arm64_abi() {
 	local k
-	k=$(find_kernel 6.1)
+	k=$(find_kernel "${1:-6.1}")
 	[ -n "$k" ] && echo "${k%-amd64}"
 }
 
@@ -20,15 +21,19 @@ arm64_root() {
 	echo "$ARM64_CACHE/$1"
 }
 
-# The unpacked arm64 kernel release ("6.1.0-57-arm64"), if there is one.
+# The unpacked arm64 kernel release of a series ("6.1.0-57-arm64"), if any.
 find_kernel_arm64() {
 	local abi
-	abi=$(arm64_abi) || return 0
+	abi=$(arm64_abi "${1:-6.1}") || return 0
 	[ -e "$(arm64_root "$abi")/stamp" ] && echo "$abi-arm64"
 }
 
+# Its headers: unpacked beside the kernel, or (sid) into the sid root.
 arm64_kdir() {
-	echo "$(arm64_root "${1%-arm64}")/usr/src/linux-headers-$1"
+	local d
+	d="$(arm64_root "${1%-arm64}")/usr/src/linux-headers-$1"
+	[ -d "$d" ] || d="$SID_ROOT/usr/src/linux-headers-$1"
+	echo "$d"
 }
 
 # Static aarch64 guest programs: the workloads and the stale-TLB detector.
@@ -49,15 +54,22 @@ build_guest_programs_arm64() {
 
 # /init for the arm64 guest.  QEMU's virt machine has one UART, the
 # kernel's console: the results go to a virtio console (hvc0) instead,
-# whose drivers Debian builds as modules.
+# whose drivers Debian builds as modules.  6.12 and 7.2 build
+# virtio_console in: /dev/hvc0 is there before its port is (open: ENODEV),
+# so wait until it opens.
 arm64_init_hook() {
-	local root=$1 mods
-	mods="$(arm64_root "${ARM64_KVER%-arm64}")/lib/modules/$ARM64_KVER/kernel/drivers"
-	cp "$mods/virtio/virtio_mmio.ko" "$mods/char/virtio_console.ko" "$root/" || return 1
+	local root=$1 kroot m ko mods=""
+	kroot=$(arm64_root "${ARM64_KVER%-arm64}")
+	for m in virtio/virtio_mmio char/virtio_console; do
+		ko=$(ls "$kroot"/{,usr/}lib/modules/"$ARM64_KVER"/kernel/drivers/$m.ko 2>/dev/null | head -n1)
+		[ -n "$ko" ] || continue
+		cp "$ko" "$root/" || return 1
+		mods="$mods insmod /$(basename "$ko");"
+	done
 	sed -i -e 's|/dev/ttyS1|/dev/hvc0|g' \
-		-e 's|^sh /run-tests|insmod /virtio_mmio.ko; insmod /virtio_console.ko\
-i=0; while [ ! -e /dev/hvc0 ] \&\& [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done\
-&|' "$root/init"
+		-e 's#^sh /run-tests#'"$mods"'\
+i=0; until [ -c /dev/hvc0 ] \&\& { : >/dev/hvc0; } 2>/dev/null || [ $i -ge 100 ]; do sleep 0.1; i=$((i + 1)); done\
+&#' "$root/init"
 }
 
 # boot for arm64: the same contract as vmlib.sh's boot().  The CPU is
@@ -79,9 +91,10 @@ boot_arm64() {
 		-chardev "file,id=out,path=$output" -device virtconsole,chardev=out
 }
 
-# Switch the harness (vm-test.sh) over to the arm64 kernel.
+# Switch the harness (vm-test.sh) over to the arm64 kernel of a series
+# ("6.1", "6.12", "sid").
 use_arm64() {
-	ARM64_KVER=$(find_kernel_arm64)
+	ARM64_KVER=$(find_kernel_arm64 "${1:-6.1}")
 	find_kernel() { echo "$ARM64_KVER"; }
 	kdir_of() { arm64_kdir "$1"; }
 	KMAKE_ARGS="ARCH=arm64 CROSS_COMPILE=$ARM64_CROSS"
@@ -89,7 +102,7 @@ use_arm64() {
 	boot() { boot_arm64 "$@"; }
 	# What the guest finds in /kconfig: the arm64 kernel's options.
 	kconfig_of() {
-		grep -E '^CONFIG_(ARM64_TLB_RANGE|UNMAP_KERNEL_AT_EL0|DYNAMIC_FTRACE_WITH_[A-Z]+)=' \
+		grep -E '^CONFIG_(ARM64_TLB_RANGE|ARM64_LPA2|UNMAP_KERNEL_AT_EL0|DYNAMIC_FTRACE_WITH_[A-Z]+)=' \
 			"$(arm64_kdir "$ARM64_KVER")/.config" || true
 	}
 	GUEST_BUSYBOX="$(arm64_root "${ARM64_KVER%-arm64}")/bin/busybox"

@@ -12,12 +12,14 @@
 
 #include <linux/types.h>
 #include "tlbpath.h"
+#include "tlbpath/tlbi.h"
 
 struct tlbp_arm64_info {
 	u64 midr;		/* MIDR_EL1 of the boot CPU */
 	u64 isar0;		/* ID_AA64ISAR0_EL1 of the boot CPU */
 	bool mixed;		/* CPUs differ in ID_AA64ISAR0_EL1.TLB */
 	bool tlbi_range;	/* the kernel uses range TLBI (every CPU has it) */
+	struct tlbp_tlbi_cfg tlbi;	/* what tlbp_tlbi_ops() counts with */
 };
 
 extern struct tlbp_arm64_info tlbp_arm64;

@@ -21,10 +21,16 @@
 #include <linux/smp.h>
 #include <asm/cpufeature.h>
 #include <asm/cputype.h>
+#include <asm/pgtable.h>
 #include <asm/sysreg.h>
 #include "tlbpath.h"
 #include "arch.h"
 #include "tlbpath/tlbi.h"
+
+/* The Kbuild probe found no __flush_tlb_range() loop that tlbi.c models. */
+#ifndef TLBP_TLBI_LOOP
+#error "unknown arm64 __flush_tlb_range() loop in asm/tlbflush.h: see Documentation/arm64.md"
+#endif
 
 /* All zero: no architected TLB sizes. */
 DEFINE_PER_CPU(struct tlbp_geometry, tlbp_cpu_geo);
@@ -58,7 +64,16 @@ int tlbp_geometry_init(void)
 		return ret;
 	on_each_cpu(read_ids, NULL, 1);
 	tlbp_arm64.tlbi_range = system_supports_tlb_range();
-	stock_ops = tlbp_tlbi_stock_max(PAGE_SHIFT, tlbp_arm64.tlbi_range);
+	tlbp_arm64.tlbi = (struct tlbp_tlbi_cfg){
+		.loop = TLBP_TLBI_LOOP,
+		.page_shift = PAGE_SHIFT,
+		.range = tlbp_arm64.tlbi_range,
+#ifdef CONFIG_ARM64_LPA2
+		/* 52-bit VAs with 4K/16K pages, on a CPU with FEAT_LPA2 */
+		.lpa2 = lpa2_is_enabled(),
+#endif
+	};
+	stock_ops = tlbp_tlbi_stock_max(&tlbp_arm64.tlbi);
 	return 0;
 }
 
@@ -118,8 +133,10 @@ void tlbp_arm64_report(bool load)
 		tlbp_isar0_tlb(tlbp_arm64.isar0),
 		tlbp_arm64.mixed ? ", differs between CPUs" : "",
 		tlbp_arm64.midr);
-	pr_info("threshold %u TLBI ops per flush%s, stock %u, cap %u%s\n",
+	pr_info("threshold %u TLBI ops per flush%s (as %s's __flush_tlb_range() counts them%s), stock %u, cap %u%s\n",
 		tlbp_threshold_now(), READ_ONCE(tlbp_auto) ? " (auto: stock)" : "",
+		tlbp_tlbi_loop_name(tlbp_arm64.tlbi.loop),
+		tlbp_arm64.tlbi.lpa2 ? ", LPA2" : "",
 		tlbp_policy.stock, tlbp_policy.cap,
 		tlbp_policy.enabled ? "" : ", disabled");
 }

@@ -9,7 +9,7 @@
  * flushed last:
  *
  *   unmap_page_range()   munmap, MAP_FIXED over a mapping,
- *                        madvise(MADV_DONTNEED), the OOM reaper
+ *   (7.2: __zap_vma_range) madvise(MADV_DONTNEED), the OOM reaper
  *   change_protection()  mprotect, NUMA hinting, userfaultfd write-protect
  *   tlb_finish_mmu()     the last flush of a gather: page tables freed,
  *                        and whatever is still gathered (tlb_flush_mmu(),
@@ -17,7 +17,8 @@
  *
  * Each callback decides on the range it is given (the VMA range asked
  * for, an upper bound of what will be gathered; or the gathered range) by
- * the number of TLBI operations __flush_tlb_range() would issue for it,
+ * the number of TLBI operations this kernel's __flush_tlb_range() would
+ * issue for it (tlbp_tlbi_ops(), the loop the Kbuild probe found),
  * and to widen it sets the mmu_gather's range to [0, TASK_SIZE_MAX).
  * __tlb_adjust_range() only ever grows a range, so that survives the
  * gathering, and __flush_tlb_range() then takes its own flush_tlb_mm()
@@ -34,7 +35,9 @@
 #include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/mman.h>
+#include <linux/moduleparam.h>
 #include <linux/sched.h>
+#include <linux/string.h>
 #include <asm/cpufeature.h>
 #include <asm/processor.h>
 #include <asm/tlb.h>
@@ -45,7 +48,7 @@
 
 static_assert(TLBP_TLBI_MAX_RANGE_PAGES == MAX_TLBI_RANGE_PAGES);
 /* A widened range is always past the kernel's own full-flush limit. */
-static_assert((TASK_SIZE_MAX >> PAGE_SHIFT) >= MAX_TLBI_RANGE_PAGES);
+static_assert((TASK_SIZE_MAX >> PAGE_SHIFT) > MAX_TLBI_RANGE_PAGES);
 
 enum { HOOK_UNMAP, HOOK_MPROTECT, HOOK_FLUSH, NR_HOOKS };
 
@@ -95,8 +98,7 @@ static void notrace decide(struct mmu_gather *tlb, unsigned long start,
 	start = round_down(start, stride);
 	end = round_up(end, stride);
 	pages = (end - start) >> PAGE_SHIFT;
-	ops = tlbp_tlbi_ops(pages, ilog2(stride) - PAGE_SHIFT, PAGE_SHIFT,
-			    system_supports_tlb_range());
+	ops = tlbp_tlbi_ops(&tlbp_arm64.tlbi, start, pages, ilog2(stride) - PAGE_SHIFT);
 
 	tlbp_policy_now(&p, this_cpu_ptr(&tlbp_cpu_model));
 	/* The decision counts entries; here they are TLBI operations. */
@@ -112,7 +114,8 @@ static void notrace decide(struct mmu_gather *tlb, unsigned long start,
 
 /*
  * unmap_page_range(struct mmu_gather *tlb, struct vm_area_struct *vma,
- *		    unsigned long addr, unsigned long end, ...) and
+ *		    unsigned long addr, unsigned long end, ...) (7.2:
+ * __zap_vma_range(), the same four first) and
  * change_protection(struct mmu_gather *tlb, struct vm_area_struct *vma,
  *		     unsigned long start, unsigned long end, ...): the range
  * of one VMA about to be gathered, at page stride.
@@ -173,8 +176,7 @@ static void notrace tlbp_flush_cb(unsigned long ip, unsigned long parent_ip,
 }
 
 static struct tlbp_hook hooks[NR_HOOKS] = {
-	[HOOK_UNMAP] = {
-		.name = "unmap_page_range",
+	[HOOK_UNMAP] = {	/* .name: pick_unmap() */
 		.ops = { .func = tlbp_vma_cb, .flags = TLBP_OPS_FLAGS },
 	},
 	[HOOK_MPROTECT] = {
@@ -192,9 +194,51 @@ void tlbp_hooks_unregister(void)
 	tlbp_ftrace_unregister(hooks, ARRAY_SIZE(hooks));
 }
 
+/*
+ * The function that zaps one VMA's range: unmap_page_range() up to 6.x,
+ * __zap_vma_range() in 7.2, which took its callers over (unmap_vmas(),
+ * the OOM reaper, zap_vma_range_batched() for madvise) with the same
+ * first four arguments.  Both are internal to mm/, so no header says
+ * which a kernel has: ftrace's own list of traceable functions does.
+ */
+static const char *const unmap_names[] = { "unmap_page_range", "__zap_vma_range" };
+
+static char *unmap_fn;
+module_param(unmap_fn, charp, 0444);
+MODULE_PARM_DESC(unmap_fn, "For tests only: the one unmap function to look for");
+
+/*
+ * A name that matches nothing leaves the ops as it was; the one that
+ * matches stays set until tlbp_ftrace_register() sets it again.  (Not
+ * ftrace_free_filter() in between: 6.1's frees the hashes and keeps the
+ * pointers, and the next ftrace_set_filter() used them after the free:
+ * an Oops in the load-time self-test.)
+ */
+static int pick_unmap(struct tlbp_hook *h)
+{
+	const char *const *names = unmap_names;
+	int i, n = ARRAY_SIZE(unmap_names);
+
+	if (unmap_fn) {
+		names = (const char *const *)&unmap_fn;
+		n = 1;
+	}
+	for (i = 0; i < n; i++) {
+		if (!ftrace_set_filter(&h->ops, (unsigned char *)names[i], strlen(names[i]), 1)) {
+			h->name = names[i];
+			return 0;
+		}
+	}
+	pr_err("cannot hook the unmap path: no traceable %s()%s%s%s\n", names[0],
+	       n > 1 ? " or " : "", n > 1 ? names[1] : "", n > 1 ? "()" : "");
+	return -ENOENT;
+}
+
 int tlbp_hooks_register(void)
 {
-	return tlbp_ftrace_register(hooks, ARRAY_SIZE(hooks));
+	int ret = pick_unmap(&hooks[HOOK_UNMAP]);
+
+	return ret ? ret : tlbp_ftrace_register(hooks, ARRAY_SIZE(hooks));
 }
 
 /*
