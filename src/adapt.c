@@ -12,9 +12,13 @@
  * N * invlpg, so the break-even is N = (full + R * refill) / invlpg.
  */
 #include "tlbpath/adapt.h"
+#ifdef ADAPT_DEBUG
+#include <stdio.h>
+#endif
 
 #define R_SHIFT		4	/* r, r_hi: refills x 16 */
 #define EXPLORE_SHIFT	5	/* explorations spend 1/32 of the flush cost */
+#define WALK_SHIFT	6	/* and 1/64 of the walks' */
 #define WARM_KEEP	16	/* warm intervals before their sums halve */
 #define ZERO_LIMIT	32	/* readings after full flushes with no walk */
 #define RATE_SHIFT	16	/* warm walk rate, per clock unit, x 2^16 */
@@ -196,6 +200,15 @@ static void close_window(struct tlbp_adapt *a, u64 walks, u64 now)
 		else
 			base = (rate * t) >> RATE_SHIFT;
 	}
+	/*
+	 * Fewer walks than a warm TLB takes in: the warm rate is stale (the
+	 * workload changed while every flush was full): start it again here.
+	 */
+	if (w < base) {
+		a->warm_w = w;
+		a->warm_t = t;
+		a->warm_n = 1;
+	}
 	w = w > base ? w - base : 0;
 	sample = (u32)(w < a->reach ? w : a->reach) << R_SHIFT;
 	if (!a->samples) {
@@ -205,6 +218,12 @@ static void close_window(struct tlbp_adapt *a, u64 walks, u64 now)
 		a->r = a->r - (a->r >> 2) + (sample >> 2);
 		a->r_hi = max_u32(sample, a->r_hi - (a->r_hi >> 2));
 	}
+#ifdef ADAPT_DEBUG
+	fprintf(stderr, "close t=%llu w=%llu base=%llu sample=%u r=%u rhi=%u keep=%u warm %llu/%llu cred %lld\n",
+		(unsigned long long)now, (unsigned long long)(walks - a->win_w), (unsigned long long)base,
+		sample >> 4, a->r >> 4, a->r_hi >> 4, a->keep, (unsigned long long)a->warm_w,
+		(unsigned long long)a->warm_t, (long long)a->credit);
+#endif
 	if (a->samples < 255)
 		a->samples++;
 	a->stats.windows++;
@@ -214,6 +233,9 @@ static void close_window(struct tlbp_adapt *a, u64 walks, u64 now)
 static void reading(struct tlbp_adapt *a, bool full, u64 walks, u64 now)
 {
 	u64 dw = walks - a->last_w;
+
+	/* Walks are a cost of flushing too: the budget grows with them. */
+	a->credit += (s64)((dw < a->reach ? dw : a->reach) * a->refill) >> WALK_SHIFT;
 
 	/* A CPU that just lost its TLB walks, unless the counter is dead. */
 	if (dw) {
@@ -226,7 +248,12 @@ static void reading(struct tlbp_adapt *a, bool full, u64 walks, u64 now)
 		a->mode = TLBP_ADAPT_FALLBACK;
 		a->why = TLBP_ADAPT_ZERO;
 	}
-	if (a->last_t && !a->win_open) {
+	/*
+	 * The walks a TLB takes in without a fresh full flush: every interval
+	 * but the first after one (its refills may go on after it; counted
+	 * here they only make the estimate of a full flush's cost smaller).
+	 */
+	if (a->last_t && !a->last_full) {
 		a->warm_w += dw;
 		a->warm_t += now - a->last_t;
 		if (++a->warm_n >= WARM_KEEP) {
@@ -244,6 +271,7 @@ static void reading(struct tlbp_adapt *a, bool full, u64 walks, u64 now)
 	}
 	a->last_w = walks;
 	a->last_t = now ? now : 1;
+	a->last_full = full;
 }
 
 void tlbp_adapt_executed(struct tlbp_adapt *a, unsigned long pages,
@@ -255,17 +283,17 @@ void tlbp_adapt_executed(struct tlbp_adapt *a, unsigned long pages,
 		return;
 	a->events++;
 	/*
-	 * The budget grows with what flushing surely costs this CPU (the
-	 * refills of a full flush are an estimate: not counted).
+	 * The budget grows with what flushing surely costs this CPU: the
+	 * flushes, and the walks counted (reading()).
 	 */
 	if (full)
 		a->credit += a->full >> EXPLORE_SHIFT;
 	else
 		a->credit += ((s64)min_u32(pages, a->cap) * a->invlpg) >> EXPLORE_SHIFT;
-	if (a->credit > credit_max(a))
-		a->credit = credit_max(a);
 	if (counted)
 		reading(a, full, walks, now);
+	if (a->credit > credit_max(a))
+		a->credit = credit_max(a);
 	publish(a);
 }
 

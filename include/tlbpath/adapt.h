@@ -79,6 +79,7 @@ struct tlbp_adapt {
 	u8 why;			/* enum tlbp_adapt_why */
 	u8 win_open;		/* a full flush's refills are being counted */
 	u8 samples;		/* windows measured, saturating */
+	u8 last_full;		/* the last reading was at a full flush */
 	/* Fixed at init. */
 	u32 invlpg, full, refill;	/* costs, in the clock of calibration */
 	u32 reach;		/* translations one full flush can empty */
