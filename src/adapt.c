@@ -12,9 +12,6 @@
  * N * invlpg, so the break-even is N = (full + R * refill) / invlpg.
  */
 #include "tlbpath/adapt.h"
-#ifdef ADAPT_DEBUG
-#include <stdio.h>
-#endif
 
 #define R_SHIFT		4	/* r, r_hi: refills x 16 */
 #define EXPLORE_SHIFT	5	/* explorations spend 1/32 of the flush cost */
@@ -218,12 +215,6 @@ static void close_window(struct tlbp_adapt *a, u64 walks, u64 now)
 		a->r = a->r - (a->r >> 2) + (sample >> 2);
 		a->r_hi = max_u32(sample, a->r_hi - (a->r_hi >> 2));
 	}
-#ifdef ADAPT_DEBUG
-	fprintf(stderr, "close t=%llu w=%llu base=%llu sample=%u r=%u rhi=%u keep=%u warm %llu/%llu cred %lld\n",
-		(unsigned long long)now, (unsigned long long)(walks - a->win_w), (unsigned long long)base,
-		sample >> 4, a->r >> 4, a->r_hi >> 4, a->keep, (unsigned long long)a->warm_w,
-		(unsigned long long)a->warm_t, (long long)a->credit);
-#endif
 	if (a->samples < 255)
 		a->samples++;
 	a->stats.windows++;
