@@ -17,6 +17,7 @@
 #define EXPLORE_SHIFT	5	/* explorations spend 1/32 of the flush cost */
 #define WALK_SHIFT	6	/* and 1/64 of the walks' */
 #define WARM_KEEP	16	/* warm intervals before their sums halve */
+#define WARM_STALE	8	/* windows without a warm interval: use the late ones */
 #define ZERO_LIMIT	32	/* readings after full flushes with no walk */
 #define RATE_SHIFT	16	/* warm walk rate, per clock unit, x 2^16 */
 
@@ -138,7 +139,7 @@ static void publish(struct tlbp_adapt *a)
 	if (!a->samples)
 		k = a->stock;
 	else if (k >= a->stock)
-		k = a->warm_n ? k : a->stock;
+		k = a->warm_n[0] || a->warm_n[1] ? k : a->stock;
 	else
 		k = min_u32(break_even(a, a->r_hi), a->stock);
 	a->keep = min_u32(k, a->cap);
@@ -184,13 +185,33 @@ void tlbp_adapt_init(struct tlbp_adapt *a, const struct tlbp_geometry *g,
 	publish(a);
 }
 
+/* Which warm sums stand for a warm TLB: [1] when [0] is none or stale. */
+static int warm_src(const struct tlbp_adapt *a)
+{
+	if (!a->warm_n[1])
+		return 0;
+	return a->warm_n[0] && a->warm_age < WARM_STALE ? 0 : 1;
+}
+
+static void warm_add(struct tlbp_adapt *a, int i, u64 w, u64 t)
+{
+	a->warm_w[i] += w;
+	a->warm_t[i] += t;
+	if (++a->warm_n[i] >= WARM_KEEP) {
+		a->warm_w[i] >>= 1;
+		a->warm_t[i] >>= 1;
+		a->warm_n[i] >>= 1;
+	}
+}
+
 static void close_window(struct tlbp_adapt *a, u64 walks, u64 now)
 {
 	u64 w = walks - a->win_w, t = now - a->win_t, base = 0;
+	int i = warm_src(a);
 	u32 sample;
 
-	if (a->warm_t) {
-		u64 rate = ratio(a->warm_w << RATE_SHIFT, a->warm_t);
+	if (a->warm_t[i]) {
+		u64 rate = ratio(a->warm_w[i] << RATE_SHIFT, a->warm_t[i]);
 
 		if (t >> 32)
 			base = w;
@@ -202,9 +223,9 @@ static void close_window(struct tlbp_adapt *a, u64 walks, u64 now)
 	 * workload changed while every flush was full): start it again here.
 	 */
 	if (w < base) {
-		a->warm_w = w;
-		a->warm_t = t;
-		a->warm_n = 1;
+		a->warm_w[i] = w;
+		a->warm_t[i] = t;
+		a->warm_n[i] = 1;
 	}
 	w = w > base ? w - base : 0;
 	sample = (u32)(w < a->reach ? w : a->reach) << R_SHIFT;
@@ -217,6 +238,8 @@ static void close_window(struct tlbp_adapt *a, u64 walks, u64 now)
 	}
 	if (a->samples < 255)
 		a->samples++;
+	if (a->warm_age < WARM_STALE)
+		a->warm_age++;
 	a->stats.windows++;
 	a->win_open = 0;
 }
@@ -240,18 +263,16 @@ static void reading(struct tlbp_adapt *a, bool full, u64 walks, u64 now)
 		a->why = TLBP_ADAPT_ZERO;
 	}
 	/*
-	 * The walks a TLB takes in without a fresh full flush: every interval
-	 * but the first after one (its refills may go on after it; counted
-	 * here they only make the estimate of a full flush's cost smaller).
+	 * The walks a warm TLB takes in: between readings outside a window;
+	 * and, for when windows never end (a full flush every interval),
+	 * late in windows: every interval but the first after a full flush
+	 * (refills still arriving there only make the estimate smaller).
 	 */
-	if (a->last_t && !a->last_full) {
-		a->warm_w += dw;
-		a->warm_t += now - a->last_t;
-		if (++a->warm_n >= WARM_KEEP) {
-			a->warm_w >>= 1;
-			a->warm_t >>= 1;
-			a->warm_n >>= 1;
-		}
+	if (a->last_t && !a->win_open) {
+		warm_add(a, 0, dw, now - a->last_t);
+		a->warm_age = 0;
+	} else if (a->last_t && !a->last_full) {
+		warm_add(a, 1, dw, now - a->last_t);
 	}
 	if (a->win_open && (full || walks - a->win_w >= a->reach))
 		close_window(a, walks, now);

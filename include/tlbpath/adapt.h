@@ -93,8 +93,13 @@ struct tlbp_adapt {
 	s64 credit;		/* exploration budget, cycles */
 	u64 win_w, win_t;	/* counter and clock at the window's flush */
 	u64 last_w, last_t;	/* the last reading */
-	u64 warm_w, warm_t;	/* walks and time with a warm TLB */
-	u32 warm_n;		/* warm intervals in those sums */
+	/*
+	 * Walks and time with a warm TLB: [0] outside any window, [1] late
+	 * in windows (for when windows never end), with their interval counts.
+	 */
+	u64 warm_w[2], warm_t[2];
+	u32 warm_n[2];
+	u32 warm_age;		/* windows since [0] last grew */
 	u32 events;
 	struct tlbp_adapt_stats stats;
 };
