@@ -21,34 +21,16 @@
 #define ZERO_LIMIT	32	/* readings after full flushes with no walk */
 #define RATE_SHIFT	16	/* warm walk rate, per clock unit, x 2^16 */
 
+/* The number of significant bits of @x: six halving steps. */
 static unsigned int fls_u64(u64 x)
 {
-	unsigned int n = 0;
+	unsigned int n = 0, s;
 
-	if (x >> 32) {
-		n += 32;
-		x >>= 32;
-	}
-	if (x >> 16) {
-		n += 16;
-		x >>= 16;
-	}
-	if (x >> 8) {
-		n += 8;
-		x >>= 8;
-	}
-	if (x >> 4) {
-		n += 4;
-		x >>= 4;
-	}
-	if (x >> 2) {
-		n += 2;
-		x >>= 2;
-	}
-	if (x >> 1) {
-		n += 1;
-		x >>= 1;
-	}
+	for (s = 32; s; s >>= 1)
+		if (x >> s) {
+			n += s;
+			x >>= s;
+		}
 	return n + (unsigned int)x;
 }
 

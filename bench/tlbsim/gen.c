@@ -195,19 +195,19 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	printf("# tlbsim trace 1\n# bench/tlbsim/gen %s %u\n", argv[1], scale);
-	if (!strcmp(argv[1], "phase"))
+	if (!strcmp(argv[1], "phase")) {
 		phase();
-	else if (!strcmp(argv[1], "gc-large"))
+	} else if (!strcmp(argv[1], "gc-large")) {
 		gc(2048);
-	else if (!strcmp(argv[1], "gc-small"))
+	} else if (!strcmp(argv[1], "gc-small")) {
 		gc(48);
-	else if (!strcmp(argv[1], "mtu"))
+	} else if (!strcmp(argv[1], "mtu")) {
 		mtu();
-	else if (!strcmp(argv[1], "2m"))
+	} else if (!strcmp(argv[1], "2m")) {
 		huge();
-	else if (!strcmp(argv[1], "t2"))
+	} else if (!strcmp(argv[1], "t2")) {
 		t2();
-	else {
+	} else {
 		fprintf(stderr, "gen: unknown workload %s\n", argv[1]);
 		return 2;
 	}

@@ -17,6 +17,7 @@
 static const struct tlbp_geometry geo = {
 	.l1d = { 64, 0, 0 }, .l2 = { 512, 0, 0 }, .source = TLBP_SRC_LEAF2,
 };
+
 static const struct tlbp_costs costs = { .invlpg = 100, .full = 200, .refill = 40 };
 
 #define T	1000		/* clock per interval */
