@@ -18,6 +18,8 @@
 #define WALK_SHIFT	6	/* and 1/64 of the walks' */
 #define WARM_KEEP	16	/* warm intervals before their sums halve */
 #define WARM_STALE	8	/* windows without a warm interval: use the late ones */
+#define KEEP_RUN	4	/* a kept exploration keeps this many ranges */
+#define QUIET		16	/* widen to explore only after this many flushes without a window */
 #define ZERO_LIMIT	32	/* readings after full flushes with no walk */
 #define RATE_SHIFT	16	/* warm walk rate, per clock unit, x 2^16 */
 
@@ -82,9 +84,13 @@ static u32 explore_max(const struct tlbp_adapt *a)
 		       max_u32(2 * a->keep, 2 * a->stock));
 }
 
+/* One worst-case widening, or one run of kept explorations. */
 static s64 credit_max(const struct tlbp_adapt *a)
 {
-	return full_cost(a, a->reach << R_SHIFT);
+	s64 run = KEEP_RUN * (s64)explore_max(a) * a->invlpg;
+	s64 widen = full_cost(a, a->reach << R_SHIFT);
+
+	return run > widen ? run : widen;
 }
 
 /*
@@ -127,11 +133,17 @@ static void publish(struct tlbp_adapt *a)
 	a->keep = min_u32(k, a->cap);
 	/* Whatever the other CPUs say, keeping up to stock never loses to it. */
 	a->fast = min_u32(a->keep, a->stock);
-	if (a->credit >= full_cost(a, r_charged(a)))
+	/* Full flushes measure themselves: explore only where there are none. */
+	if (a->quiet >= QUIET && a->credit >= full_cost(a, r_charged(a)))
 		a->fast = 0;	/* a widening may be explored: ask decide() */
 	a->ceiling = a->keep;
 	xmax = explore_max(a);
-	if (xmax > a->keep && a->credit >= (s64)xmax * a->invlpg - a->full)
+	/*
+	 * One kept range lengthens a window by one interval only: a kept
+	 * exploration keeps a run of them, armed when the budget pays for all.
+	 */
+	if (xmax > a->keep &&
+	    (a->keep_run || a->credit >= KEEP_RUN * ((s64)xmax * a->invlpg - a->full)))
 		a->ceiling = xmax;
 }
 
@@ -224,6 +236,7 @@ static void close_window(struct tlbp_adapt *a, u64 walks, u64 now)
 		a->warm_age++;
 	a->stats.windows++;
 	a->win_open = 0;
+	a->quiet = 0;
 }
 
 static void reading(struct tlbp_adapt *a, bool full, u64 walks, u64 now)
@@ -276,6 +289,8 @@ void tlbp_adapt_executed(struct tlbp_adapt *a, unsigned long pages,
 	if (a->why == TLBP_ADAPT_NO_COUNTER || a->why == TLBP_ADAPT_NO_COSTS)
 		return;
 	a->events++;
+	if (a->quiet < QUIET)
+		a->quiet++;
 	/*
 	 * The budget grows with what flushing surely costs this CPU: the
 	 * flushes, and the walks counted (reading()).
@@ -316,7 +331,7 @@ bool tlbp_adapt_decide(struct tlbp_adapt *a, unsigned long entries,
 		cost = full_cost(a, r_charged(a)) - (s64)entries * a->invlpg;
 		if (cost < a->full)
 			cost = a->full;
-		if (a->credit < cost)
+		if (a->quiet < QUIET || a->credit < cost)
 			return true;
 		a->stats.explore_widen++;
 	} else {
@@ -326,8 +341,9 @@ bool tlbp_adapt_decide(struct tlbp_adapt *a, unsigned long entries,
 		cost = (s64)entries * a->invlpg - a->full;
 		if (cost < a->full)
 			cost = a->full;
-		if (a->credit < cost)
+		if (!a->keep_run && a->credit < KEEP_RUN * cost)
 			return false;
+		a->keep_run = a->keep_run ? a->keep_run - 1 : KEEP_RUN - 1;
 		a->stats.explore_keep++;
 	}
 	a->credit -= cost;

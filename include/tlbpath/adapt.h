@@ -80,6 +80,8 @@ struct tlbp_adapt {
 	u8 win_open;		/* a full flush's refills are being counted */
 	u8 samples;		/* windows measured, saturating */
 	u8 last_full;		/* the last reading was at a full flush */
+	u8 keep_run;		/* ranges still to keep in a kept exploration */
+	u8 quiet;		/* flushes since a window ended, saturating */
 	/* Fixed at init. */
 	u32 invlpg, full, refill;	/* costs, in the clock of calibration */
 	u32 reach;		/* translations one full flush can empty */
