@@ -29,7 +29,8 @@ TLBPATH_VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' $(CURDIR)/d
 
 CC ?= gcc
 UNIT_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -Iinclude
-UNIT_TESTS := tests/unit/test_geometry tests/unit/test_policy tests/unit/test_tlbi
+UNIT_TESTS := tests/unit/test_geometry tests/unit/test_policy tests/unit/test_tlbi \
+	tests/unit/test_adapt
 
 TOOLS := scripts/tlbpath-geometry
 PREFIX ?= /usr/local
@@ -81,6 +82,9 @@ tests/unit/test_%: tests/unit/test_%.c src/geometry.c src/policy.c include/tlbpa
 
 tests/unit/test_tlbi: tests/unit/test_tlbi.c src/tlbi.c include/tlbpath/*.h tests/unit/tap.h
 	$(CC) $(UNIT_CFLAGS) -o $@ $< src/tlbi.c
+
+tests/unit/test_adapt: tests/unit/test_adapt.c src/adapt.c include/tlbpath/*.h tests/unit/tap.h
+	$(CC) $(UNIT_CFLAGS) -o $@ $< src/adapt.c
 
 unit: $(UNIT_TESTS) $(TOOLS)
 	prove -v $(UNIT_TESTS) tests/unit/*.t

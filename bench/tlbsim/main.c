@@ -283,7 +283,9 @@ int main(int argc, char **argv)
 				}
 				goto fail;
 			}
+			/* The adaptive default: the largest keep it ended with. */
 			row(&o, sim_policy_name(pol[j].kind),
+			    pol[j].kind == POL_TLBPATH ? r.adapt_keep :
 			    sim_policy_threshold(&pol[j], &models[i], &costs), 0, false, &r);
 		}
 		if (sweep) {

@@ -91,7 +91,7 @@ static size_t set_of(const struct arr *a, uint64_t vpn)
 
 struct cpu_tlb {
 	struct arr l1[TLBP_NR_SIZES], l2[TLBP_NR_SIZES];
-	bool active;		/* has run the mm: flushes reach it */
+	uint64_t walks;		/* its page-walk counter */
 };
 
 static int arr_init(struct arr *a, const struct sim_shape *sh)
@@ -221,6 +221,7 @@ uint32_t sim_policy_threshold(const struct sim_policy *p, const struct sim_cpu_m
 			      const struct sim_costs *c)
 {
 	struct sim_tlbpath a;
+	uint32_t thr;
 
 	switch (p->kind) {
 	case POL_STOCK:
@@ -233,8 +234,12 @@ uint32_t sim_policy_threshold(const struct sim_policy *p, const struct sim_cpu_m
 		return geometry_rule(m);
 	case POL_TLBPATH:
 	case POL_TLBPATH_MODEL:
-		sim_tlbpath_init(&a, &m->geo, c, p->cap, p->kind == POL_TLBPATH_MODEL);
-		return sim_tlbpath_ceiling(&a);
+		/* The adaptive default starts from the stock ceiling. */
+		sim_tlbpath_init(&a, &m->geo, c, p->cap, p->kind == POL_TLBPATH_MODEL,
+				 p->kind == POL_TLBPATH);
+		thr = sim_tlbpath_ceiling(&a);
+		sim_tlbpath_free(&a);
+		return thr;
 	}
 	return 0;
 }
@@ -262,22 +267,25 @@ int sim_run(const struct sim_trace *t, const struct sim_cpu_model *m,
 	    const struct sim_policy *p, const struct sim_costs *c,
 	    struct sim_result *r)
 {
-	struct cpu_tlb *cpu = calloc(t->ncpus ? t->ncpus : 1, sizeof(*cpu));
-	struct sim_tlbpath tp;
+	unsigned int ncpus = t->ncpus ? t->ncpus : 1;
+	struct cpu_tlb *cpu = calloc(ncpus, sizeof(*cpu));
+	bool *active = calloc(ncpus, sizeof(*active));
+	struct sim_tlbpath tp = { 0 };
 	uint64_t now = 0;
 	unsigned int i, s;
 	int ret = -1;
 	size_t k;
 
 	memset(r, 0, sizeof(*r));
-	if (!cpu)
-		return -1;
+	if (!cpu || !active)
+		goto out;
 	for (i = 0; i < t->ncpus; i++)
 		for (s = 0; s < TLBP_NR_SIZES; s++)
 			if (arr_init(&cpu[i].l1[s], &m->l1[s]) || arr_init(&cpu[i].l2[s], &m->l2[s]))
 				goto out;
 	if (p->kind == POL_TLBPATH || p->kind == POL_TLBPATH_MODEL) {
-		sim_tlbpath_init(&tp, &m->geo, c, p->cap, p->kind == POL_TLBPATH_MODEL);
+		sim_tlbpath_init(&tp, &m->geo, c, p->cap, p->kind == POL_TLBPATH_MODEL,
+				 p->kind == POL_TLBPATH ? ncpus : 0);
 		if (!tp.usable)
 			goto out;
 	}
@@ -294,7 +302,7 @@ int sim_run(const struct sim_trace *t, const struct sim_cpu_model *m,
 			uint64_t vpn = e->addr >> page_shift[sz];
 
 			now++;
-			me->active = true;
+			active[e->cpu] = true;
 			r->accesses++;
 			if (arr_lookup(&me->l1[sz], vpn, now)) {
 				r->l1_hits++;
@@ -303,15 +311,16 @@ int sim_run(const struct sim_trace *t, const struct sim_cpu_model *m,
 				arr_insert(&me->l1[sz], vpn, now);
 			} else {
 				r->walks++;
+				me->walks++;
 				arr_insert(&me->l2[sz], vpn, now);
 				arr_insert(&me->l1[sz], vpn, now);
 			}
 			continue;
 		}
 
-		me->active = true;
+		active[e->cpu] = true;
 		for (i = 0; i < t->ncpus; i++)
-			reach += cpu[i].active;
+			reach += active[i];
 		if (e->type == EV_FULL) {
 			r->caller_full_calls++;
 		} else {
@@ -321,6 +330,8 @@ int sim_run(const struct sim_trace *t, const struct sim_cpu_model *m,
 				.stride_shift = e->shift,
 				.cpu = e->cpu,
 				.nr_cpus = reach,
+				.reached = active,
+				.ncpus = t->ncpus,
 				.total_vm = e->total_vm,
 				.rss = e->rss,
 			};
@@ -350,16 +361,18 @@ int sim_run(const struct sim_trace *t, const struct sim_cpu_model *m,
 				r->widened_calls++;
 		}
 		for (i = 0; i < t->ncpus; i++) {
-			if (!cpu[i].active)
+			if (!active[i])
 				continue;
 			if (!perpage) {
 				flush_all(&cpu[i]);
 				r->full_flushes++;
+				sim_tlbpath_executed(&tp, i, ~0UL, cpu[i].walks, now);
 				continue;
 			}
 			for (j = 0; j < e->entries; j++)
 				invlpg(&cpu[i], e->addr + (j << e->shift));
 			r->invlpg += e->entries;
+			sim_tlbpath_executed(&tp, i, e->entries, cpu[i].walks, now);
 		}
 	}
 
@@ -368,9 +381,18 @@ int sim_run(const struct sim_trace *t, const struct sim_cpu_model *m,
 	r->cyc_invlpg = r->invlpg * c->invlpg;
 	r->cyc_full = r->full_flushes * c->full;
 	r->cycles = r->cyc_stlb + r->cyc_walk + r->cyc_invlpg + r->cyc_full;
+	if (tp.adapt) {
+		struct sim_adapt_stats st;
+
+		sim_tlbpath_stats(&tp, &st);
+		r->adapt_keep = st.keep_max;
+		r->explorations = st.explore_widen + st.explore_keep;
+	}
 	ret = 0;
 out:
-	for (i = 0; i < t->ncpus; i++)
+	sim_tlbpath_free(&tp);
+	free(active);
+	for (i = 0; cpu && i < t->ncpus; i++)
 		for (s = 0; s < TLBP_NR_SIZES; s++) {
 			arr_free(&cpu[i].l1[s]);
 			arr_free(&cpu[i].l2[s]);

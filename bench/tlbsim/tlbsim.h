@@ -106,7 +106,7 @@ enum sim_policy_kind {
 	POL_STOCK,	/* mainline since 2014: per-page iff entries <= 33 */
 	POL_2012,	/* Alex Shi's 2012 rule: entries <= min(lld_4k, total_vm) / 16 */
 	POL_FIXED,	/* per-page iff entries <= threshold */
-	POL_TLBPATH,	/* tlbpath's default decision (the stock ceiling, model off) */
+	POL_TLBPATH,	/* tlbpath's default: the adaptive controller (src/adapt.c) */
 	POL_TLBPATH_MODEL,	/* tlbpath's calibrated model fed this run's costs */
 	POL_GEOMETRY,	/* tlbpath's first default: entries <= l1d_4k / 2 + 1 */
 };
@@ -128,21 +128,42 @@ struct sim_flush_call {
 	unsigned int stride_shift;
 	unsigned int cpu;		/* the CPU that asked */
 	unsigned int nr_cpus;		/* CPUs it reaches, itself included */
+	const bool *reached;		/* [CPU]: the flush reaches it; ncpus entries */
+	unsigned int ncpus;
 	uint64_t total_vm, rss;		/* pages; 0: not known */
 };
 
 struct sim_tlbpath {
 	bool model;			/* the calibrated model decides */
+	bool adapt;			/* the adaptive controller decides */
 	bool usable;			/* false: this build's policy.c lacks it */
 	uint32_t threshold;		/* the uncalibrated default threshold */
+	unsigned int ncpus;		/* adapt: per-CPU controllers */
+	void *cpus;			/* adapt: struct tlbp_adapt[ncpus] */
 	unsigned char state[256];	/* the policy.c objects, opaque here */
 };
 
+/* @ncpus: CPUs the adaptive controller runs on (0: @adapt off). */
 void sim_tlbpath_init(struct sim_tlbpath *a, const struct tlbp_geometry *g,
-		      const struct sim_costs *c, uint32_t cap, bool model);
-bool sim_tlbpath_perpage(const struct sim_tlbpath *a, const struct sim_flush_call *c);
+		      const struct sim_costs *c, uint32_t cap, bool model,
+		      unsigned int ncpus);
+void sim_tlbpath_free(struct sim_tlbpath *a);
+bool sim_tlbpath_perpage(struct sim_tlbpath *a, const struct sim_flush_call *c);
+/*
+ * A flush executed on @cpu: @pages invalidated one by one, or all
+ * (~0UL); @walks the CPU's page-walk counter, @now the clock (accesses).
+ */
+void sim_tlbpath_executed(struct sim_tlbpath *a, unsigned int cpu, unsigned long pages,
+			  uint64_t walks, uint64_t now);
 /* The largest number of entries the policy can keep (for reports). */
 uint32_t sim_tlbpath_ceiling(const struct sim_tlbpath *a);
+/* adapt: the sums of the CPUs' explorations and measurements, and the largest keep. */
+struct sim_adapt_stats {
+	uint64_t explore_widen, explore_keep, windows;
+	uint32_t keep_max;
+	unsigned int fallback;		/* CPUs in fallback at the end */
+};
+void sim_tlbpath_stats(const struct sim_tlbpath *a, struct sim_adapt_stats *s);
 
 /* ---- Simulation -------------------------------------------------------- */
 
@@ -154,6 +175,8 @@ struct sim_result {
 	uint64_t full_flushes;		/* full flushes executed, all CPUs */
 	uint64_t cyc_stlb, cyc_walk, cyc_invlpg, cyc_full;
 	uint64_t cycles;		/* the sum of the four */
+	uint32_t adapt_keep;		/* tlbpath: the largest keep at the end */
+	uint64_t explorations;		/* tlbpath: widened or kept to measure */
 };
 
 /* The threshold a policy applies on @m, for reports (2012: before the footprint cap). */

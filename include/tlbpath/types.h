@@ -17,6 +17,7 @@ typedef unsigned char u8;
 typedef unsigned short u16;
 typedef unsigned int u32;
 typedef unsigned long long u64;
+typedef long long s64;
 #define BIT(nr)	(1UL << (nr))
 #endif
 
