@@ -13,7 +13,6 @@
  */
 #include "tlbpath/adapt.h"
 
-#define R_SHIFT		4	/* r, r_hi: refills x 16 */
 #define EXPLORE_SHIFT	5	/* explorations spend 1/32 of the flush cost */
 #define WALK_SHIFT	6	/* and 1/64 of the walks' */
 #define WARM_KEEP	16	/* warm intervals before their sums halve */
@@ -66,7 +65,7 @@ static u32 max_u32(u32 a, u32 b)
 /* The break-even entries for r (x16) refills per full flush. */
 static u32 break_even(const struct tlbp_adapt *a, u32 r)
 {
-	u64 cost = a->full + (((u64)r * a->refill) >> R_SHIFT);
+	u64 cost = a->full + (((u64)r * a->refill) >> TLBP_ADAPT_R_SHIFT);
 
 	return min_u32(ratio(cost, a->invlpg), a->limit);
 }
@@ -74,7 +73,7 @@ static u32 break_even(const struct tlbp_adapt *a, u32 r)
 /* What a full flush costs by the estimate @r (x16). */
 static s64 full_cost(const struct tlbp_adapt *a, u32 r)
 {
-	return a->full + (s64)(((u64)r * a->refill) >> R_SHIFT);
+	return a->full + (s64)(((u64)r * a->refill) >> TLBP_ADAPT_R_SHIFT);
 }
 
 /* The largest range kept to measure: ranges beyond stay stock-widened. */
@@ -88,7 +87,7 @@ static u32 explore_max(const struct tlbp_adapt *a)
 static s64 credit_max(const struct tlbp_adapt *a)
 {
 	s64 run = KEEP_RUN * (s64)explore_max(a) * a->invlpg;
-	s64 widen = full_cost(a, a->reach << R_SHIFT);
+	s64 widen = full_cost(a, a->reach << TLBP_ADAPT_R_SHIFT);
 
 	return run > widen ? run : widen;
 }
@@ -99,7 +98,7 @@ static s64 credit_max(const struct tlbp_adapt *a)
  */
 static u32 r_charged(const struct tlbp_adapt *a)
 {
-	return a->samples && a->mode == TLBP_ADAPT_ON ? a->r_hi : a->reach << R_SHIFT;
+	return a->samples && a->mode == TLBP_ADAPT_ON ? a->r_hi : a->reach << TLBP_ADAPT_R_SHIFT;
 }
 
 /*
@@ -222,7 +221,7 @@ static void close_window(struct tlbp_adapt *a, u64 walks, u64 now)
 		a->warm_n[i] = 1;
 	}
 	w = w > base ? w - base : 0;
-	sample = (u32)(w < a->reach ? w : a->reach) << R_SHIFT;
+	sample = (u32)(w < a->reach ? w : a->reach) << TLBP_ADAPT_R_SHIFT;
 	if (!a->samples) {
 		a->r = sample;
 		a->r_hi = sample;

@@ -260,9 +260,42 @@ unsigned long tlbp_ceiling_read(void)
 	return READ_ONCE(*ceiling);
 }
 
+/* The value tlbpath wrote last: another one at unload was an admin's. */
+static unsigned long ceiling_ours;
+
 void tlbp_ceiling_write(unsigned long val)
 {
 	WRITE_ONCE(*ceiling, val);
+	WRITE_ONCE(ceiling_ours, val);
+}
+
+bool tlbp_ceiling_tampered(void)
+{
+	return READ_ONCE(*ceiling) != READ_ONCE(ceiling_ours);
+}
+
+/*
+ * Raise the ceiling to @val unless it is already there (the adaptive
+ * controllers, from any CPU, in atomic context): a compare-and-exchange,
+ * so that no CPU lowers what another raised.
+ */
+void tlbp_ceiling_raise(unsigned long val)
+{
+	unsigned long old = READ_ONCE(*ceiling);
+
+	while (old < val) {
+		if (try_cmpxchg(ceiling, &old, val)) {
+			WRITE_ONCE(ceiling_ours, val);
+			return;
+		}
+	}
+}
+
+/* Lower it from @old to @val, unless a CPU raised it meanwhile. */
+void tlbp_ceiling_lower(unsigned long old, unsigned long val)
+{
+	if (try_cmpxchg(ceiling, &old, val))
+		WRITE_ONCE(ceiling_ours, val);
 }
 
 unsigned long tlbp_ceiling_original(void)

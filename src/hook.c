@@ -20,6 +20,7 @@
 #include <linux/vmalloc.h>
 #include <asm/tlbflush.h>
 #include "ftrace.h"
+#include "adaptive.h"
 
 #define CREATE_TRACE_POINTS
 #include "trace.h"
@@ -108,7 +109,15 @@ static noinline void tlbp_mm_range_decide(struct pt_regs *regs,
 	/* Resident pages: an upper bound on the translations a full flush loses. */
 	if (p.model && mm)
 		footprint = get_mm_rss(mm);
-	tlbp_decide(&p, start, end, stride_shift, footprint, &d);
+	if (READ_ONCE(tlbp_adapting) && end != TLB_FLUSH_ALL) {
+		enum tlbp_reason why;
+		bool keep;
+
+		keep = tlbp_adaptive_decide(mm, (end - start) >> stride_shift, &why);
+		tlbp_decision_fill(&p, start, end, stride_shift, keep, why, &d);
+	} else {
+		tlbp_decide(&p, start, end, stride_shift, footprint, &d);
+	}
 	if (d.verdict == TLBP_WIDEN) {
 		regs->si = 0;
 		regs->dx = TLB_FLUSH_ALL;

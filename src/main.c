@@ -17,6 +17,7 @@
 #include <linux/percpu.h>
 #include "tlbpath.h"
 #include "arch.h"
+#include "adaptive.h"
 
 static int threshold = -1;
 module_param(threshold, int, 0444);
@@ -38,6 +39,10 @@ static bool model;
 module_param(model, bool, 0444);
 MODULE_PARM_DESC(model, "In auto mode, let the calibrated model keep ranges above the stock ceiling");
 
+static char *walk_event = "hw";
+module_param(walk_event, charp, 0444);
+MODULE_PARM_DESC(walk_event, "Page walks counted for the adaptive default: hw, none, or sw (tests: the cpu-clock software event)");
+
 /* Only the refusal tests change this: a name that cannot be found. */
 static char *ceiling_symbol = "tlb_single_page_flush_ceiling";
 module_param(ceiling_symbol, charp, 0444);
@@ -45,6 +50,7 @@ MODULE_PARM_DESC(ceiling_symbol, "For tests only: the ceiling variable to look f
 
 DEFINE_PER_CPU(struct tlbp_counters, tlbp_stats);
 DEFINE_PER_CPU(u32, tlbp_fast_keep);
+DEFINE_PER_CPU(u32, tlbp_policy_fast);
 struct tlbp_policy tlbp_policy;
 bool tlbp_auto;
 bool tlbp_use_model;
@@ -54,7 +60,6 @@ static DEFINE_MUTEX(tlbp_lock);
 
 /* Set once the hooks are live: only then does tlbpath move the ceiling. */
 bool tlbp_live;
-static unsigned long tlbp_ceiling_set;
 
 unsigned long tlbp_counter_sum(enum tlbp_counter c)
 {
@@ -93,12 +98,15 @@ static void tlbp_apply_policy(void)
 		struct tlbp_policy now;
 
 		tlbp_policy_now(&now, &per_cpu(tlbp_cpu_model, cpu));
+		WRITE_ONCE(per_cpu(tlbp_policy_fast, cpu), tlbp_policy_fast_keep(&now));
 		WRITE_ONCE(per_cpu(tlbp_fast_keep, cpu), tlbp_policy_fast_keep(&now));
 	}
 	p.threshold = tlbp_threshold_now();
 	p.model = NULL;
-	tlbp_ceiling_set = tlbp_policy_ceiling(&p);
-	tlbp_ceiling_write(tlbp_ceiling_set);
+	/* In auto, where a CPU counts walks, the controllers may keep more. */
+	if (IS_ENABLED(CONFIG_X86))
+		tlbp_adaptive_apply(tlbp_auto && tlbp_policy.enabled && !tlbp_use_model);
+	tlbp_ceiling_write(tlbp_policy_ceiling(&p));
 }
 
 /* The most entries @cpu may keep in one call now, were tlbpath enabled. */
@@ -182,6 +190,7 @@ void tlbp_set_enabled(bool on)
 static int __init tlbp_init(void)
 {
 	const struct tlbp_geometry *boot;
+	enum tlbp_walk_event ev;
 	int ret;
 
 	if (cap < 1 || cap > TLBP_CAP_LIMIT) {
@@ -199,10 +208,29 @@ static int __init tlbp_init(void)
 	tlbp_auto = threshold < 0;
 	tlbp_use_model = model;
 
+	if (!strcmp(walk_event, "hw")) {
+		ev = TLBP_WALKS_HW;
+	} else if (!strcmp(walk_event, "sw")) {
+		ev = TLBP_WALKS_SW;
+	} else if (!strcmp(walk_event, "none")) {
+		ev = TLBP_WALKS_NONE;
+	} else {
+		pr_err("walk_event=%s is not hw, sw or none\n", walk_event);
+		return -EINVAL;
+	}
+	/* Before the geometry: a CPU coming online has its counter first. */
+	if (IS_ENABLED(CONFIG_X86)) {
+		ret = tlbp_adaptive_init(ev);
+		if (ret) {
+			pr_err("cannot set up the page-walk counters (%d)\n", ret);
+			return ret;
+		}
+	}
+
 	ret = tlbp_geometry_init();
 	if (ret) {
 		pr_err("cannot read CPUID on every CPU (%d)\n", ret);
-		return ret;
+		goto fail_adaptive;
 	}
 
 	if (calibrate) {
@@ -265,6 +293,9 @@ fail_hooks:
 	tlbp_hooks_unregister();
 fail_geometry:
 	tlbp_geometry_exit();
+fail_adaptive:
+	if (IS_ENABLED(CONFIG_X86))
+		tlbp_adaptive_exit();
 	return ret;
 }
 
@@ -278,9 +309,13 @@ static void __exit tlbp_exit(void)
 	/* No hotplug callback either: the models stay as they are. */
 	tlbp_geometry_exit();
 
+	/* No controller raises the ceiling any more. */
+	if (IS_ENABLED(CONFIG_X86))
+		tlbp_adaptive_exit();
+
 	mutex_lock(&tlbp_lock);
 	now = tlbp_ceiling_read();
-	if (now != tlbp_ceiling_set)
+	if (tlbp_ceiling_tampered())
 		pr_warn("tlb_single_page_flush_ceiling was changed behind our back (%lu); restoring %lu\n",
 			now, tlbp_ceiling_original());
 	WRITE_ONCE(tlbp_live, false);

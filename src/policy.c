@@ -77,38 +77,49 @@ void tlbp_decide(const struct tlbp_policy *p, unsigned long start,
 		 unsigned long end, unsigned int stride_shift,
 		 unsigned long footprint, struct tlbp_decision *d)
 {
-	unsigned long n;
-	bool keep;
+	enum tlbp_reason why = TLBP_WHY_CALLER;
+	unsigned long n = (end - start) >> stride_shift;
+	bool keep = false;
 
+	if (end == TLBP_FLUSH_ALL) {
+		;
+	} else if (!p->enabled || !p->model) {
+		keep = n <= limit_of(p, &why);
+	} else if (n > p->cap) {
+		why = TLBP_WHY_CAP;
+	} else if (n <= p->stock) {
+		why = TLBP_WHY_STOCK;
+		keep = true;
+	} else {
+		why = TLBP_WHY_MODEL;
+		keep = model_keeps(p->model, n, stride_shift, footprint);
+	}
+	tlbp_decision_fill(p, start, end, stride_shift, keep, why, d);
+}
+
+/*
+ * The decision record for a range that is kept (@keep) or widened for
+ * @why, as tlbp_decide() fills it; TLBP_FLUSH_ALL stays the caller's.
+ */
+void tlbp_decision_fill(const struct tlbp_policy *p, unsigned long start,
+			unsigned long end, unsigned int stride_shift, bool keep,
+			enum tlbp_reason why, struct tlbp_decision *d)
+{
 	d->invalidations = 0;
 	d->entries = 0;
+	d->reason = why;
 	if (end == TLBP_FLUSH_ALL) {
 		d->verdict = TLBP_CALLER_FULL;
 		d->reason = TLBP_WHY_CALLER;
 		d->stock_full = true;
 		return;
 	}
-
-	n = (end - start) >> stride_shift;
-	d->entries = n;
-	d->stock_full = n > p->stock;
-	if (!p->enabled || !p->model) {
-		keep = n <= limit_of(p, &d->reason);
-	} else if (n > p->cap) {
-		d->reason = TLBP_WHY_CAP;
-		keep = false;
-	} else if (n <= p->stock) {
-		d->reason = TLBP_WHY_STOCK;
-		keep = true;
-	} else {
-		d->reason = TLBP_WHY_MODEL;
-		keep = model_keeps(p->model, n, stride_shift, footprint);
-	}
+	d->entries = (end - start) >> stride_shift;
+	d->stock_full = d->entries > p->stock;
 	if (!keep) {
 		d->verdict = TLBP_WIDEN;
 		return;
 	}
-
 	d->verdict = TLBP_PERPAGE;
 	/* The kernel's loop runs for addr = start; addr < end; addr += stride. */
 	d->invalidations = (end - start + (1UL << stride_shift) - 1) >> stride_shift;

@@ -19,6 +19,7 @@
 #include "tlbpath.h"
 #include "arch.h"
 #include "tlbpath/tlbi.h"
+#include "adaptive.h"
 
 static struct kobject *tlbp_kobj;
 
@@ -386,7 +387,7 @@ static const struct attribute_group counters_group = {
 static const struct attribute_group *groups[] = {
 	&top_group, &geometry_group, &counters_group,
 #ifdef CONFIG_X86
-	&calibration_group,
+	&calibration_group, &tlbp_adaptive_group,
 #endif
 	NULL,
 };

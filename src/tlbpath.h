@@ -97,6 +97,8 @@ u32 tlbp_cpu_limit(unsigned int cpu);
  * does (tlbp_policy_fast_keep()); the hook counts such a call and returns.
  */
 DECLARE_PER_CPU(u32, tlbp_fast_keep);
+/* The same, by the policy alone; the adaptive controllers may lower it. */
+DECLARE_PER_CPU(u32, tlbp_policy_fast);
 
 DECLARE_PER_CPU(struct tlbp_geometry, tlbp_cpu_geo);
 
@@ -110,6 +112,9 @@ u32 tlbp_threshold_now(void);
 int tlbp_ceiling_resolve(const char *sym);
 unsigned long tlbp_ceiling_read(void);
 void tlbp_ceiling_write(unsigned long val);
+void tlbp_ceiling_raise(unsigned long val);
+void tlbp_ceiling_lower(unsigned long old, unsigned long val);
+bool tlbp_ceiling_tampered(void);
 void tlbp_ceiling_restore(void);
 unsigned long tlbp_ceiling_original(void);
 

@@ -26,6 +26,8 @@ TRACE_DEFINE_ENUM(TLBP_WHY_CALLER);
 TRACE_DEFINE_ENUM(TLBP_WHY_DISABLED);
 TRACE_DEFINE_ENUM(TLBP_WHY_STOCK);
 TRACE_DEFINE_ENUM(TLBP_WHY_MODEL);
+TRACE_DEFINE_ENUM(TLBP_WHY_MEASURED);
+TRACE_DEFINE_ENUM(TLBP_WHY_EXPLORE);
 
 TRACE_EVENT(decision,
 
@@ -72,7 +74,9 @@ TRACE_EVENT(decision,
 				   { TLBP_WHY_CALLER, "caller" },
 				   { TLBP_WHY_DISABLED, "disabled" },
 				   { TLBP_WHY_STOCK, "stock" },
-				   { TLBP_WHY_MODEL, "model" }),
+				   { TLBP_WHY_MODEL, "model" },
+				   { TLBP_WHY_MEASURED, "measured" },
+				   { TLBP_WHY_EXPLORE, "explore" }),
 		  __entry->remote)
 );
 

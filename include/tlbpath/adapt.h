@@ -132,6 +132,14 @@ static inline bool tlbp_adapt_wants_count(const struct tlbp_adapt *a,
 	       (pages == TLBP_FLUSH_ALL || a->win_open || !(a->events & 7));
 }
 
+/* Refills a full flush was measured to cost: r and r_hi hold them x 16. */
+#define TLBP_ADAPT_R_SHIFT	4
+
+static inline u32 tlbp_adapt_refills(const struct tlbp_adapt *a)
+{
+	return a->r >> TLBP_ADAPT_R_SHIFT;
+}
+
 static inline u32 tlbp_adapt_fast(const struct tlbp_adapt *a)
 {
 	return a->fast;

@@ -71,6 +71,8 @@ enum tlbp_reason {
 	TLBP_WHY_DISABLED,	/* enabled=0: the stock ceiling */
 	TLBP_WHY_STOCK,		/* model: within the stock ceiling, kept */
 	TLBP_WHY_MODEL,		/* model: the break-even of the costs */
+	TLBP_WHY_MEASURED,	/* adaptive: the break-even of the measured refills */
+	TLBP_WHY_EXPLORE,	/* adaptive: the other way, to measure it */
 };
 
 struct tlbp_decision {
@@ -86,6 +88,11 @@ struct tlbp_decision {
 void tlbp_decide(const struct tlbp_policy *p, unsigned long start,
 		 unsigned long end, unsigned int stride_shift,
 		 unsigned long footprint, struct tlbp_decision *d);
+
+/* The record of a range kept (@keep) or widened for @why, as tlbp_decide() fills it. */
+void tlbp_decision_fill(const struct tlbp_policy *p, unsigned long start,
+			unsigned long end, unsigned int stride_shift, bool keep,
+			enum tlbp_reason why, struct tlbp_decision *d);
 
 /* The per-page count the kernel's own ceiling must allow for @p. */
 u32 tlbp_policy_ceiling(const struct tlbp_policy *p);

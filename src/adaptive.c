@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The adaptive default: one controller per CPU (adapt.c, pure C) learns
+ * what a full flush costs in refills from that CPU's page-walk counter
+ * (walks.c), read wherever the CPU executes a flush: the tlb:tlb_flush
+ * tracepoint fires on the CPU that flushes, local and remote alike, so the
+ * refills of every thread of a process count.  The hook consults the
+ * controller above its fast limit.
+ *
+ * A controller is only touched on its own CPU with interrupts off: in the
+ * tracepoint probe (flush_tlb_func() and switch_mm_irqs_off() run with
+ * interrupts off), in the hook's slow path and in the IPI that restarts
+ * it.  So it needs no lock, and the fast limit it leaves in
+ * tlbp_fast_keep is never older than its state.
+ *
+ * The kernel's ceiling follows the controllers: raised at once when one
+ * may keep more (so that the kernel does not widen what it kept), lowered
+ * back once a second when none does, so that the paths tlbpath does not
+ * hook (cpa_flush()) see the stock ceiling unless a measurement says more.
+ */
+#include <linux/cpu.h>
+#include <linux/cpumask.h>
+#include <linux/mm_types.h>
+#include <linux/smp.h>
+#include <linux/sysfs.h>
+#include <linux/tracepoint.h>
+#include <linux/workqueue.h>
+#include <asm/msr.h>
+#include "tlbpath.h"
+#include "adaptive.h"
+
+DEFINE_PER_CPU(struct tlbp_adapt, tlbp_cpu_adapt);
+bool tlbp_adapting;
+
+static bool walks_started, walks_any;
+static enum tlbp_walk_event walk_ev = TLBP_WALKS_NONE;
+static struct tracepoint *tlb_flush_tp;
+static bool probe_on;
+static void ceiling_work_fn(struct work_struct *w);
+static DECLARE_DELAYED_WORK(ceiling_work, ceiling_work_fn);
+
+/* On this CPU, interrupts off: what the hook keeps without asking. */
+static void publish_fast(const struct tlbp_adapt *a)
+{
+	u32 fast = this_cpu_read(tlbp_policy_fast);
+
+	if (READ_ONCE(tlbp_adapting)) {
+		fast = min(fast, tlbp_adapt_fast(a));
+		if (tlbp_adapt_ceiling(a) > tlbp_ceiling_read())
+			tlbp_ceiling_raise(tlbp_adapt_ceiling(a));
+	}
+	this_cpu_write(tlbp_fast_keep, fast);
+}
+
+static void notrace tlb_flush_probe(void *data, int reason, unsigned long pages)
+{
+	struct tlbp_adapt *a = this_cpu_ptr(&tlbp_cpu_adapt);
+	u64 walks = 0, now = 0;
+	bool counted = false;
+
+	/* The sender's record of an IPI: the flush runs elsewhere. */
+	if (reason == TLB_REMOTE_SEND_IPI || !READ_ONCE(tlbp_adapting))
+		return;
+	if (tlbp_adapt_wants_count(a, pages)) {
+		counted = tlbp_walks_read(&walks);
+		now = rdtsc();
+	}
+	tlbp_adapt_executed(a, pages, walks, now, counted);
+	publish_fast(a);
+}
+
+/* IPI, on each CPU: a fresh controller from this CPU's geometry. */
+static void restart_cpu(void *unused)
+{
+	unsigned int cpu = smp_processor_id();
+	struct tlbp_adapt *a = this_cpu_ptr(&tlbp_cpu_adapt);
+
+	tlbp_adapt_init(a, per_cpu_ptr(&tlbp_cpu_geo, cpu), &tlbp_costs,
+			tlbp_policy.stock, tlbp_policy.cap,
+			walks_started && !tlbp_walks_error(cpu));
+	publish_fast(a);
+}
+
+static void find_tlb_flush(struct tracepoint *tp, void *priv)
+{
+	if (!strcmp(tp->name, "tlb_flush"))
+		tlb_flush_tp = tp;
+}
+
+static void probe_set(bool on)
+{
+	if (on == probe_on || !tlb_flush_tp)
+		return;
+	if (on && tracepoint_probe_register(tlb_flush_tp, (void *)tlb_flush_probe, NULL))
+		return;
+	if (!on)
+		tracepoint_probe_unregister(tlb_flush_tp, (void *)tlb_flush_probe, NULL);
+	probe_on = on;
+}
+
+/*
+ * The tracepoint is hooked only outside CPU hotplug (registering takes the
+ * hotplug lock): whether any CPU counts is settled at load, and a CPU
+ * that comes later without a counter decides as stock.
+ */
+void tlbp_adaptive_apply(bool want)
+{
+	want = want && walks_any && tlb_flush_tp && tlbp_calibrated;
+	if (!want && READ_ONCE(tlbp_adapting)) {
+		/* No probe or hook may raise the ceiling once this returns. */
+		WRITE_ONCE(tlbp_adapting, false);
+		probe_set(false);
+		tracepoint_synchronize_unregister();
+		cancel_delayed_work_sync(&ceiling_work);
+	}
+	probe_set(want);
+	on_each_cpu(restart_cpu, NULL, 1);
+	if (want && probe_on) {
+		WRITE_ONCE(tlbp_adapting, true);
+		on_each_cpu(restart_cpu, NULL, 1);
+		mod_delayed_work(system_wq, &ceiling_work, HZ);
+	}
+}
+
+/* Once a second: the ceiling down to what the controllers keep now. */
+static void ceiling_work_fn(struct work_struct *w)
+{
+	unsigned long now = tlbp_ceiling_read(), most = tlbp_policy.stock;
+	int cpu;
+
+	if (!READ_ONCE(tlbp_adapting))
+		return;
+	for_each_online_cpu(cpu)
+		most = max_t(unsigned long, most,
+			     tlbp_adapt_ceiling(per_cpu_ptr(&tlbp_cpu_adapt, cpu)));
+	if (most < now)
+		tlbp_ceiling_lower(now, most);
+	schedule_delayed_work(&ceiling_work, HZ);
+}
+
+bool tlbp_adaptive_decide(struct mm_struct *mm, unsigned long entries,
+			  enum tlbp_reason *why)
+{
+	unsigned int cpu, self = smp_processor_id();
+	u32 peers = 0, peer_sum = 0;
+	enum tlbp_adapt_reason r;
+	unsigned long flags;
+	bool keep;
+
+	/* Every CPU the flush reaches refills what it loses too. */
+	if (mm) {
+		for_each_cpu(cpu, mm_cpumask(mm)) {
+			if (cpu == self)
+				continue;
+			peers++;
+			peer_sum += tlbp_adapt_keep(per_cpu_ptr(&tlbp_cpu_adapt, cpu));
+		}
+	}
+	local_irq_save(flags);
+	keep = tlbp_adapt_decide(this_cpu_ptr(&tlbp_cpu_adapt), entries,
+				 peer_sum, peers, &r);
+	publish_fast(this_cpu_ptr(&tlbp_cpu_adapt));
+	local_irq_restore(flags);
+	switch (r) {
+	case TLBP_AR_MEASURED:
+		*why = TLBP_WHY_MEASURED;
+		break;
+	case TLBP_AR_EXPLORE:
+		*why = TLBP_WHY_EXPLORE;
+		break;
+	case TLBP_AR_CAP:
+		*why = TLBP_WHY_CAP;
+		break;
+	default:
+		*why = TLBP_WHY_THRESHOLD;
+	}
+	/* The kernel widens what its ceiling does not allow: more, never less. */
+	return keep;
+}
+
+int tlbp_adaptive_init(enum tlbp_walk_event ev)
+{
+	int cpu, ret;
+
+	for_each_kernel_tracepoint(find_tlb_flush, NULL);
+	walk_ev = ev;
+	if (ev == TLBP_WALKS_NONE)
+		return 0;
+	ret = tlbp_walks_init(ev);
+	if (ret)
+		return ret;
+	walks_started = true;
+	cpus_read_lock();
+	for_each_online_cpu(cpu)
+		walks_any |= !tlbp_walks_error(cpu);
+	cpus_read_unlock();
+	return 0;
+}
+
+/* Under no lock: the tracepoint unhooked, no probe left running. */
+void tlbp_adaptive_exit(void)
+{
+	WRITE_ONCE(tlbp_adapting, false);
+	probe_set(false);
+	tracepoint_synchronize_unregister();
+	cancel_delayed_work_sync(&ceiling_work);
+	tlbp_walks_exit();
+	walks_started = false;
+	walks_any = false;
+}
+
+/* adapt/: whether the controllers decide, and each CPU's state */
+
+static ssize_t active_show(struct kobject *k, struct kobj_attribute *at, char *buf)
+{
+	return sysfs_emit(buf, "%d\n", READ_ONCE(tlbp_adapting));
+}
+
+static ssize_t walk_event_show(struct kobject *k, struct kobj_attribute *at, char *buf)
+{
+	static const char *const names[] = {
+		[TLBP_WALKS_HW] = "hw", [TLBP_WALKS_SW] = "sw", [TLBP_WALKS_NONE] = "none",
+	};
+
+	return sysfs_emit(buf, "%s\n", names[walk_ev]);
+}
+
+static ssize_t explorations_show(struct kobject *k, struct kobj_attribute *at, char *buf)
+{
+	unsigned long n = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		const struct tlbp_adapt *a = per_cpu_ptr(&tlbp_cpu_adapt, cpu);
+
+		n += READ_ONCE(a->stats.explore_widen) + READ_ONCE(a->stats.explore_keep);
+	}
+	return sysfs_emit(buf, "%lu\n", n);
+}
+
+/* One line per online CPU; read racily, a field at a time. */
+static ssize_t by_cpu_show(struct kobject *k, struct kobj_attribute *at, char *buf)
+{
+	int cpu, len = 0;
+
+	for_each_online_cpu(cpu) {
+		const struct tlbp_adapt *a = per_cpu_ptr(&tlbp_cpu_adapt, cpu);
+		bool on = READ_ONCE(a->mode) == TLBP_ADAPT_ON;
+
+		len += sysfs_emit_at(buf, len,
+				     "cpu=%d mode=%s why=%s counter=%d fast=%u keep=%u ceiling=%u refills=%u windows=%u explore_widened=%u explore_kept=%u decisions=%u\n",
+				     cpu, on ? "adaptive" : "stock",
+				     tlbp_adapt_why_name(READ_ONCE(a->why)),
+				     walks_started ? tlbp_walks_error(cpu) : -ENODEV,
+				     READ_ONCE(a->fast), READ_ONCE(a->keep),
+				     READ_ONCE(a->ceiling), tlbp_adapt_refills(a),
+				     READ_ONCE(a->stats.windows),
+				     READ_ONCE(a->stats.explore_widen),
+				     READ_ONCE(a->stats.explore_keep),
+				     READ_ONCE(a->stats.decisions));
+	}
+	return len;
+}
+
+static struct kobj_attribute active_attr = __ATTR_RO(active);
+static struct kobj_attribute walk_event_attr = __ATTR_RO(walk_event);
+static struct kobj_attribute explorations_attr = __ATTR_RO(explorations);
+static struct kobj_attribute adapt_by_cpu_attr = __ATTR(by_cpu, 0444, by_cpu_show, NULL);
+
+static struct attribute *adapt_attrs[] = {
+	&active_attr.attr, &walk_event_attr.attr, &explorations_attr.attr,
+	&adapt_by_cpu_attr.attr, NULL,
+};
+
+const struct attribute_group tlbp_adaptive_group = {
+	.name = "adapt",
+	.attrs = adapt_attrs,
+};

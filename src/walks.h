@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Each CPU's page-walk counter (walks.c): a kernel perf event per CPU,
+ * created when the CPU comes online and released when it goes, read on
+ * its own CPU from any context.
+ */
+#ifndef _TLBPATH_WALKS_H
+#define _TLBPATH_WALKS_H
+
+#include <linux/types.h>
+
+/* The event counted: the hardware's walks, or a software stand-in (tests). */
+enum tlbp_walk_event {
+	TLBP_WALKS_HW,		/* dTLB load misses that walk (PERF_TYPE_HW_CACHE) */
+	TLBP_WALKS_SW,		/* cpu-clock: a software event every kernel has */
+	TLBP_WALKS_NONE,	/* no counter at all */
+};
+
+int tlbp_walks_init(enum tlbp_walk_event ev);
+void tlbp_walks_exit(void);
+
+/* This CPU's count so far; false when it has no running counter. */
+bool tlbp_walks_read(u64 *count);
+
+/* 0, or why @cpu has no counter (-errno from perf, -ENODEV: not counting). */
+int tlbp_walks_error(unsigned int cpu);
+
+#endif /* _TLBPATH_WALKS_H */
