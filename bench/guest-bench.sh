@@ -165,6 +165,8 @@ want_loaded() {
 		insmod $KO || { fail load "insmod failed"; dmesg | tail -n 3 | sed 's/^/# /'; return 1; }
 		warm_up
 	elif [ "$1" = 0 ] && loaded; then
+		# What each CPU's adaptive controller learnt (x86; stock without a PMU).
+		[ ! -e $T/adapt/by_cpu ] || sed 's/^/# adapt: /' $T/adapt/by_cpu
 		rmmod tlbpath || { fail load "rmmod failed"; return 1; }
 	fi
 }
