@@ -66,6 +66,16 @@ static void die(const char *what)
 	exit(1);
 }
 
+static char *map(unsigned long pages)
+{
+	char *p = mmap(NULL, pages * PAGE, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		die("mmap");
+	return p;
+}
+
 static void touch(char *p, unsigned long pages)
 {
 	unsigned long i;
@@ -76,13 +86,10 @@ static void touch(char *p, unsigned long pages)
 
 static uint64_t mprotect1(uint64_t *v, int loops)
 {
-	char *p = mmap(NULL, PAGE, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *p = map(1);
 	uint64_t t0;
 	int i;
 
-	if (p == MAP_FAILED)
-		die("mmap");
 	for (i = 0; i < loops; i++) {
 		touch(p, 1);
 		t0 = rdtsc();
@@ -103,10 +110,7 @@ static uint64_t munmap1(uint64_t *v, int loops)
 	int i;
 
 	for (i = 0; i < loops; i++) {
-		p = mmap(NULL, PAGE, PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (p == MAP_FAILED)
-			die("mmap");
+		p = map(1);
 		touch(p, 1);
 		t0 = rdtsc();
 		if (munmap(p, PAGE))
@@ -118,13 +122,10 @@ static uint64_t munmap1(uint64_t *v, int loops)
 
 static uint64_t madvise16(uint64_t *v, int loops)
 {
-	char *p = mmap(NULL, 16 * PAGE, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *p = map(16);
 	uint64_t t0;
 	int i;
 
-	if (p == MAP_FAILED)
-		die("mmap");
 	for (i = 0; i < loops; i++) {
 		touch(p, 16);
 		t0 = rdtsc();
