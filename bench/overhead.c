@@ -28,12 +28,20 @@
 
 #define PAGE	4096UL
 
+/* The time-stamp counter: one instruction, which icount counts as one. */
 static inline uint64_t rdtsc(void)
 {
+#if defined(__aarch64__)
+	uint64_t t;
+
+	__asm__ volatile("isb; mrs %0, cntvct_el0" : "=r"(t));
+	return t;
+#else
 	uint32_t lo, hi;
 
 	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
 	return ((uint64_t)hi << 32) | lo;
+#endif
 }
 
 /* TSC ticks per 1000 instructions, on a loop of 2 instructions a turn. */
@@ -42,7 +50,11 @@ static uint64_t ticks_per_kinstr(void)
 	uint64_t n = 20000000, t0, t1;
 
 	t0 = rdtsc();
-	__asm__ volatile("1: dec %0\n\tjnz 1b" : "+r"(n));
+#if defined(__aarch64__)
+	__asm__ volatile("1: subs %0, %0, #1\n\tb.ne 1b" : "+r"(n) : : "cc");
+#else
+	__asm__ volatile("1: dec %0\n\tjnz 1b" : "+r"(n) : : "cc");
+#endif
 	t1 = rdtsc();
 	return (t1 - t0) * 1000 / (2 * 20000000);
 }
