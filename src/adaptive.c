@@ -52,23 +52,6 @@ static void publish_fast(const struct tlbp_adapt *a)
 	this_cpu_write(tlbp_fast_keep, fast);
 }
 
-static void notrace tlb_flush_probe(void *data, int reason, unsigned long pages)
-{
-	struct tlbp_adapt *a = this_cpu_ptr(&tlbp_cpu_adapt);
-	u64 walks = 0, now = 0;
-	bool counted = false;
-
-	/* The sender's record of an IPI: the flush runs elsewhere. */
-	if (reason == TLB_REMOTE_SEND_IPI || !READ_ONCE(tlbp_adapting))
-		return;
-	if (tlbp_adapt_wants_count(a, pages)) {
-		counted = tlbp_walks_read(&walks);
-		now = rdtsc();
-	}
-	tlbp_adapt_executed(a, pages, walks, now, counted);
-	publish_fast(a);
-}
-
 /* IPI, on each CPU: a fresh controller from this CPU's geometry. */
 static void restart_cpu(void *unused)
 {
@@ -81,41 +64,55 @@ static void restart_cpu(void *unused)
 	publish_fast(a);
 }
 
+static void notrace tlb_flush_probe(void *data, int reason, unsigned long pages)
+{
+	struct tlbp_adapt *a = this_cpu_ptr(&tlbp_cpu_adapt);
+	u64 walks = 0, now = 0;
+	bool counted = false;
+
+	/*
+	 * The sender's record of an IPI (the flush runs elsewhere), and a
+	 * context switch that flushed nothing: nothing executed here.
+	 */
+	if (reason == TLB_REMOTE_SEND_IPI || !pages || !READ_ONCE(tlbp_adapting))
+		return;
+	if (tlbp_adapt_wants_count(a, pages)) {
+		counted = tlbp_walks_read(&walks);
+		now = rdtsc();
+		/* A counter that exists but never counts: stock from now on. */
+		if (!counted && tlbp_walks_error(smp_processor_id())) {
+			restart_cpu(NULL);
+			return;
+		}
+	}
+	tlbp_adapt_executed(a, pages, walks, now, counted);
+	publish_fast(a);
+}
+
 static void find_tlb_flush(struct tracepoint *tp, void *priv)
 {
 	if (!strcmp(tp->name, "tlb_flush"))
 		tlb_flush_tp = tp;
 }
 
-static void probe_set(bool on)
-{
-	if (on == probe_on || !tlb_flush_tp)
-		return;
-	if (on && tracepoint_probe_register(tlb_flush_tp, (void *)tlb_flush_probe, NULL))
-		return;
-	if (!on)
-		tracepoint_probe_unregister(tlb_flush_tp, (void *)tlb_flush_probe, NULL);
-	probe_on = on;
-}
-
 /*
- * The tracepoint is hooked only outside CPU hotplug (registering takes the
- * hotplug lock): whether any CPU counts is settled at load, and a CPU
+ * Registering a tracepoint probe takes the CPU hotplug lock, which
+ * tlbp_lock, held by hotplug callbacks, must never wait for: the probe is
+ * registered once at load, outside any lock, and does nothing while the
+ * controllers are off.  Whether any CPU counts is settled then too; a CPU
  * that comes later without a counter decides as stock.
  */
 void tlbp_adaptive_apply(bool want)
 {
-	want = want && walks_any && tlb_flush_tp && tlbp_calibrated;
+	want = want && probe_on && tlbp_calibrated;
 	if (!want && READ_ONCE(tlbp_adapting)) {
-		/* No probe or hook may raise the ceiling once this returns. */
 		WRITE_ONCE(tlbp_adapting, false);
-		probe_set(false);
-		tracepoint_synchronize_unregister();
+		/* No probe or hook in flight may raise the ceiling after this. */
+		synchronize_rcu();
 		cancel_delayed_work_sync(&ceiling_work);
 	}
-	probe_set(want);
 	on_each_cpu(restart_cpu, NULL, 1);
-	if (want && probe_on) {
+	if (want) {
 		WRITE_ONCE(tlbp_adapting, true);
 		on_each_cpu(restart_cpu, NULL, 1);
 		mod_delayed_work(system_wq, &ceiling_work, HZ);
@@ -180,11 +177,17 @@ bool tlbp_adaptive_decide(struct mm_struct *mm, unsigned long entries,
 
 int tlbp_adaptive_init(enum tlbp_walk_event ev)
 {
+	static const struct tlbp_geometry none;
+	static const struct tlbp_costs unmeasured;
 	int cpu, ret;
 
+	/* Until its restart, every CPU decides as stock. */
+	for_each_possible_cpu(cpu)
+		tlbp_adapt_init(per_cpu_ptr(&tlbp_cpu_adapt, cpu), &none, &unmeasured,
+				TLBP_STOCK_CEILING, TLBP_CAP_LIMIT, false);
 	for_each_kernel_tracepoint(find_tlb_flush, NULL);
 	walk_ev = ev;
-	if (ev == TLBP_WALKS_NONE)
+	if (ev == TLBP_WALKS_NONE || !tlb_flush_tp)
 		return 0;
 	ret = tlbp_walks_init(ev);
 	if (ret)
@@ -194,6 +197,14 @@ int tlbp_adaptive_init(enum tlbp_walk_event ev)
 	for_each_online_cpu(cpu)
 		walks_any |= !tlbp_walks_error(cpu);
 	cpus_read_unlock();
+	if (walks_any) {
+		ret = tracepoint_probe_register(tlb_flush_tp, (void *)tlb_flush_probe, NULL);
+		if (ret) {
+			tlbp_adaptive_exit();
+			return ret;
+		}
+		probe_on = true;
+	}
 	return 0;
 }
 
@@ -201,8 +212,12 @@ int tlbp_adaptive_init(enum tlbp_walk_event ev)
 void tlbp_adaptive_exit(void)
 {
 	WRITE_ONCE(tlbp_adapting, false);
-	probe_set(false);
+	if (probe_on)
+		tracepoint_probe_unregister(tlb_flush_tp, (void *)tlb_flush_probe, NULL);
+	probe_on = false;
 	tracepoint_synchronize_unregister();
+	/* And the hook's slow path, which raises the ceiling with preemption off. */
+	synchronize_rcu();
 	cancel_delayed_work_sync(&ceiling_work);
 	tlbp_walks_exit();
 	walks_started = false;
@@ -247,6 +262,11 @@ static ssize_t by_cpu_show(struct kobject *k, struct kobj_attribute *at, char *b
 		const struct tlbp_adapt *a = per_cpu_ptr(&tlbp_cpu_adapt, cpu);
 		bool on = READ_ONCE(a->mode) == TLBP_ADAPT_ON;
 
+		/* One page: stop at a whole line, and say so. */
+		if (len > PAGE_SIZE - 256) {
+			len += sysfs_emit_at(buf, len, "...\n");
+			break;
+		}
 		len += sysfs_emit_at(buf, len,
 				     "cpu=%d mode=%s why=%s counter=%d fast=%u keep=%u ceiling=%u refills=%u windows=%u explore_widened=%u explore_kept=%u decisions=%u\n",
 				     cpu, on ? "adaptive" : "stock",

@@ -110,10 +110,13 @@ static noinline void tlbp_mm_range_decide(struct pt_regs *regs,
 	if (p.model && mm)
 		footprint = get_mm_rss(mm);
 	if (READ_ONCE(tlbp_adapting) && end != TLB_FLUSH_ALL) {
-		enum tlbp_reason why;
-		bool keep;
+		unsigned long n = (end - start) >> stride_shift;
+		enum tlbp_reason why = TLBP_WHY_STOCK;
+		bool keep = true;
 
-		keep = tlbp_adaptive_decide(mm, (end - start) >> stride_shift, &why);
+		/* Here only because someone traces: decide as the fast path. */
+		if (n > this_cpu_read(tlbp_fast_keep))
+			keep = tlbp_adaptive_decide(mm, n, &why);
 		tlbp_decision_fill(&p, start, end, stride_shift, keep, why, &d);
 	} else {
 		tlbp_decide(&p, start, end, stride_shift, footprint, &d);

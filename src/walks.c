@@ -31,7 +31,11 @@ struct walk_slot {
 struct walk_counter {
 	struct walk_slot *slot;
 	int error;
+	unsigned int fails;	/* reads in a row that found it stopped */
 };
+
+/* A pinned event the PMU cannot schedule stays in error: give up on it. */
+#define WALK_READ_FAILS	64
 
 static DEFINE_PER_CPU(struct walk_counter, walk_counter) = { .error = -ENODEV };
 static DEFINE_MUTEX(parked_lock);
@@ -83,6 +87,7 @@ static int walks_online(unsigned int cpu)
 		return 0;
 	}
 	slot->event = e;
+	wc->fails = 0;
 	WRITE_ONCE(wc->slot, slot);
 	WRITE_ONCE(wc->error, 0);
 	return 0;
@@ -160,6 +165,10 @@ bool tlbp_walks_read(u64 *count)
 		ok = true;
 	}
 	local_irq_restore(flags);
+	if (ok)
+		this_cpu_write(walk_counter.fails, 0);
+	else if (this_cpu_inc_return(walk_counter.fails) >= WALK_READ_FAILS)
+		this_cpu_write(walk_counter.error, -EBUSY);
 	return ok;
 }
 

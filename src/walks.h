@@ -19,10 +19,16 @@ enum tlbp_walk_event {
 int tlbp_walks_init(enum tlbp_walk_event ev);
 void tlbp_walks_exit(void);
 
-/* This CPU's count so far; false when it has no running counter. */
+/*
+ * This CPU's count so far; false when it has no running counter (and,
+ * after many such reads in a row, tlbp_walks_error() says -EBUSY).
+ */
 bool tlbp_walks_read(u64 *count);
 
-/* 0, or why @cpu has no counter (-errno from perf, -ENODEV: not counting). */
+/*
+ * 0, or why @cpu has no counter: -errno from perf, -ENODEV (offline or not
+ * counting), -EBUSY (made, but never read running).
+ */
 int tlbp_walks_error(unsigned int cpu);
 
 #endif /* _TLBPATH_WALKS_H */

@@ -56,6 +56,22 @@ if [ -w /sys/devices/system/cpu/cpu1/online ]; then
 	check "sw: a CPU back online counts again" \
 		sh -c "grep -q '^cpu=1 mode=adaptive why=adaptive counter=0 ' $T/adapt/by_cpu"
 fi
+if [ -w /sys/devices/system/cpu/cpu1/online ]; then
+	# Policy writes against CPU hotplug: both take tlbpath's lock, and
+	# hotplug holds its own meanwhile; a lock-order inversion hangs here.
+	(i=0; while [ $i -lt 40 ]; do echo 40 > $T/threshold; echo auto > $T/threshold
+		i=$((i + 1)); done) &
+	churn=$!
+	i=0
+	while [ $i -lt 10 ]; do
+		echo 0 > /sys/devices/system/cpu/cpu1/online
+		echo 1 > /sys/devices/system/cpu/cpu1/online
+		i=$((i + 1))
+	done
+	wait $churn
+	check "sw: threshold churn during CPU hotplug, and the controllers after it" \
+		[ "$(cat $T/adapt/active)" = 1 ]
+fi
 echo 40 > $T/threshold
 check "sw: an admin's threshold stops the controllers" [ "$(cat $T/adapt/active)" = 0 ]
 check "sw: and sets the kernel's ceiling" [ "$(ceiling)" = 40 ]
