@@ -9,8 +9,10 @@ set -uo pipefail
 
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-# fake-qemu CONSOLE HANG_TRIES: the first HANG_TRIES boots stop before
-# /init; later ones start it, write a result and power off.
+# fake-qemu CONSOLE HANG_TRIES OUTPUT [DIE_TRIES [LATE]]: the first
+# HANG_TRIES boots stop before /init; the next DIE_TRIES start it and die
+# at once (with LATE, after a first result); later ones start it, write a
+# result and power off.
 cat >"$dir/fake-qemu" <<'FAKE'
 #!/bin/bash
 n=$(( $(cat "$0.count" 2>/dev/null || echo 0) + 1 ))
@@ -21,20 +23,26 @@ if [ "$n" -le "$2" ]; then
 	exec sleep 60
 fi
 echo "[    2.1] Run /init as init process" >>"$1"
+if [ "$n" -le $(( $2 + ${4:-0} )) ]; then
+	[ -z "${5:-}" ] || echo "ok - a first result" >>"$3"
+	echo "[    2.5] Kernel panic - not syncing: Attempted to kill init! exitcode=0x00000100" >>"$1"
+	exit 0
+fi
 sleep 2
 echo "tlbpath-guest: done" >>"$3"
 FAKE
 chmod +x "$dir/fake-qemu"
 
-run() {	# run HANG_TRIES: guest_run's status, stdout and boots
+run() {	# run HANG_TRIES [DIE_TRIES [LATE]]: guest_run's status, stdout and boots
 	rm -f "$dir/fake-qemu.count"
 	out=$(VM_BOOT_TIMEOUT=2 VM_BOOT_TRIES=3 VM_TIMEOUT=20 \
-		guest_run "$dir/console" "$dir/output" "$dir/fake-qemu" "$dir/console" "$1" "$dir/output")
+		guest_run "$dir/console" "$dir/output" "$dir/fake-qemu" "$dir/console" "$1" \
+		"$dir/output" "${2:-0}" "${3:-}")
 	rc=$?
 	boots=$(cat "$dir/fake-qemu.count")
 }
 
-echo "1..7"
+echo "1..9"
 run 0
 [ $rc = 0 ] && [ "$boots" = 1 ] && [ -z "$out" ] &&
 	echo "ok 1 - a guest that starts /init boots once" ||
@@ -64,3 +72,13 @@ done
 [ -z "$alive" ] && [ "$(wc -l <"$dir/fake-qemu.pids")" = 5 ] &&
 	echo "ok 7 - no hung guest is left running" ||
 	echo "not ok 7 - no hung guest is left running:$alive"
+
+run 0 1
+[ $rc = 0 ] && [ "$boots" = 2 ] && grep -q 'tlbpath-guest: done' "$dir/output" &&
+	echo "$out" | grep -q "^# boot: the guest's /init died before its first result" &&
+	echo "ok 8 - an /init that dies before the first result is booted again, and said" ||
+	echo "not ok 8 - an /init that dies before the first result is booted again (rc $rc, $boots boots: $out)"
+run 0 1 late
+[ "$boots" = 1 ] && [ -z "$out" ] && ! grep -q 'tlbpath-guest: done' "$dir/output" &&
+	echo "ok 9 - one that dies after a result is not" ||
+	echo "not ok 9 - one that dies after a result is not (rc $rc, $boots boots: $out)"
