@@ -233,11 +233,7 @@ static ssize_t active_show(struct kobject *k, struct kobj_attribute *at, char *b
 
 static ssize_t walk_event_show(struct kobject *k, struct kobj_attribute *at, char *buf)
 {
-	static const char *const names[] = {
-		[TLBP_WALKS_HW] = "hw", [TLBP_WALKS_SW] = "sw", [TLBP_WALKS_NONE] = "none",
-	};
-
-	return sysfs_emit(buf, "%s\n", names[walk_ev]);
+	return sysfs_emit(buf, "%s\n", tlbp_walk_event_name(walk_ev));
 }
 
 static ssize_t explorations_show(struct kobject *k, struct kobj_attribute *at, char *buf)

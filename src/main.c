@@ -97,9 +97,12 @@ static void tlbp_apply_policy(void)
 	for_each_possible_cpu(cpu) {
 		struct tlbp_policy now;
 
+		u32 fast;
+
 		tlbp_policy_now(&now, &per_cpu(tlbp_cpu_model, cpu));
-		WRITE_ONCE(per_cpu(tlbp_policy_fast, cpu), tlbp_policy_fast_keep(&now));
-		WRITE_ONCE(per_cpu(tlbp_fast_keep, cpu), tlbp_policy_fast_keep(&now));
+		fast = tlbp_policy_fast_keep(&now);
+		WRITE_ONCE(per_cpu(tlbp_policy_fast, cpu), fast);
+		WRITE_ONCE(per_cpu(tlbp_fast_keep, cpu), fast);
 	}
 	p.threshold = tlbp_threshold_now();
 	p.model = NULL;
@@ -208,13 +211,10 @@ static int __init tlbp_init(void)
 	tlbp_auto = threshold < 0;
 	tlbp_use_model = model;
 
-	if (!strcmp(walk_event, "hw")) {
-		ev = TLBP_WALKS_HW;
-	} else if (!strcmp(walk_event, "sw")) {
-		ev = TLBP_WALKS_SW;
-	} else if (!strcmp(walk_event, "none")) {
-		ev = TLBP_WALKS_NONE;
-	} else {
+	for (ev = TLBP_WALKS_HW; ev <= TLBP_WALKS_NONE; ev++)
+		if (!strcmp(walk_event, tlbp_walk_event_name(ev)))
+			break;
+	if (ev > TLBP_WALKS_NONE) {
 		pr_err("walk_event=%s is not hw, sw or none\n", walk_event);
 		return -EINVAL;
 	}

@@ -16,6 +16,20 @@ enum tlbp_walk_event {
 	TLBP_WALKS_NONE,	/* no counter at all */
 };
 
+/* Its name in the walk_event parameter and in sysfs. */
+static inline const char *tlbp_walk_event_name(enum tlbp_walk_event ev)
+{
+	switch (ev) {
+	case TLBP_WALKS_HW:
+		return "hw";
+	case TLBP_WALKS_SW:
+		return "sw";
+	case TLBP_WALKS_NONE:
+		return "none";
+	}
+	return "?";
+}
+
 int tlbp_walks_init(enum tlbp_walk_event ev);
 void tlbp_walks_exit(void);
 
