@@ -10,6 +10,8 @@
 # make unit            user-space unit tests only (TAP, under prove)
 # make tools           scripts/tlbpath-geometry (CPUID dumps or this machine)
 # make check-long      the long tier: 50 load/unload cycles under stress-ng
+# make check-debug     the debug tier: a kernel with KASAN, lockdep, kmemleak and
+#                      fault injection (built once, cached), tlbpath tested in it
 # make bench           the benchmark suite in QEMU (TCG), into bench/results/
 # make bench-quick     a tiny self-checking run of it (make check runs it)
 # make bench-host      the same workloads on this machine's kernel and CPU (root)
@@ -37,7 +39,7 @@ PREFIX ?= /usr/local
 SBINDIR ?= $(PREFIX)/sbin
 MANDIR ?= $(PREFIX)/share/man
 
-.PHONY: all module arm64 install clean unit check check-long demo deps tools \
+.PHONY: all module arm64 install clean unit check check-long check-debug demo deps tools \
 	bench bench-quick bench-host bench-overhead deb dist install-tools sim sim-quick
 
 all: module
@@ -47,7 +49,7 @@ module:
 
 # The arm64 headers unpacked by scripts/install-arm64.sh, built with the
 # host's own kbuild tools.
-ARM64_KDIR = $(shell bash -c '. scripts/vmlib-arm64.sh && k=$$(find_kernel_arm64) && [ -n "$$k" ] && arm64_kdir $$k')
+ARM64_KDIR = $(shell bash -c '. scripts/vmlib.sh && k=$$(find_kernel 6.1-arm64) && [ -n "$$k" ] && kdir_of $$k')
 
 arm64:
 	@test -n "$(ARM64_KDIR)" || { echo "no arm64 kernel headers: run make deps" >&2; exit 1; }
@@ -92,14 +94,17 @@ unit: $(UNIT_TESTS) $(TOOLS)
 deps:
 	scripts/install-deps.sh
 
-# Unit tests, DKMS builds, then the in-VM tests on 6.1, 6.12 and sid (7.x).
+# Unit tests, DKMS builds, then the in-VM tests (tests/vm/matrix).
 check: deps $(UNIT_TESTS) $(TOOLS)
 	prove -v $(UNIT_TESTS) tests/unit/*.t tests/host/*.t tests/vm/*.t
 	QUICK=1 scripts/bench.sh
 	QUICK=1 bench/tlbsim/run.sh
 
 check-long: deps
-	prove -v tests/long/*.t
+	prove -v tests/long/matrix.t
+
+check-debug: deps
+	prove -v tests/debug/*.t
 
 bench: deps
 	scripts/bench.sh

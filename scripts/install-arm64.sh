@@ -5,7 +5,7 @@
 # host: the cross compiler and QEMU from the host's archive, and, unpacked
 # under $ARM64_CACHE (never installed), Debian's arm64 kernels with their
 # headers and a static busybox for the guest, one for each amd64 kernel the
-# harness has (vmlib-arm64.sh, ARM64_SERIES):
+# harness has (scripts/vmlib-arm64.sh):
 #
 #   6.1, 6.12  bookworm's and bookworm-backports' arm64 build of the same
 #              ABI as the host's installed amd64 kernel, so the host's own
@@ -19,7 +19,7 @@
 # arm64 is a foreign architecture, every source without an Architectures
 # field serves it.
 set -euo pipefail
-. "$(dirname "$0")/vmlib-arm64.sh"
+. "$(dirname "$0")/vmlib.sh"
 . "$(dirname "$0")/mirror.sh"
 
 [ "$(id -u)" = 0 ] || { echo "install-arm64: must run as root" >&2; exit 1; }

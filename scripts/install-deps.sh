@@ -3,8 +3,9 @@
 #
 # Install what building and testing tlbpath needs on a Debian 12 host:
 # the toolchain, QEMU, a static busybox, DKMS, lintian, promtool (in
-# Debian's prometheus package), and two Debian distro
-# kernels with their headers (bookworm's 6.1 and bookworm-backports' 6.12),
+# Debian's prometheus package), and Debian's distro kernels with their
+# headers (bookworm's 6.1, generic, PREEMPT_RT and cloud, and
+# bookworm-backports' 6.12),
 # and a root of Debian's unstable suite holding its newest kernel (7.x).
 #
 # The backports suite is reached through the mirror this machine already
@@ -65,12 +66,26 @@ install_meta() {
 }
 
 extra=()
-for v in "$(apt-cache madison linux-image-amd64 | awk '$6 !~ /backports/ {print $3; exit}')" "$bp_ver"; do
+want() {
+	dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'ok installed' || extra+=("$1")
+}
+bookworm_ver=$(apt-cache madison linux-image-amd64 | awk '$6 !~ /backports/ {print $3; exit}')
+for v in "$bookworm_ver" "$bp_ver"; do
 	[ -n "$v" ] || continue
 	read -r img hdr <<<"$(install_meta "$v")" || true
 	[ -n "${img:-}" ] || continue
-	dpkg-query -W -f='${Status}' "$img" 2>/dev/null | grep -q 'ok installed' || extra+=("$img")
-	dpkg-query -W -f='${Status}' "$hdr" 2>/dev/null | grep -q 'ok installed' || extra+=("$hdr")
+	want "$img"
+	want "$hdr"
+	# 6.1's PREEMPT_RT and cloud flavours, of the same ABI as its generic
+	# kernel (tests/vm/matrix: 6.1-rt, 6.1-cloud).
+	if [ "$v" = "$bookworm_ver" ]; then
+		abi=${img#linux-image-}
+		abi=${abi%-amd64}
+		for f in rt cloud; do
+			want "linux-image-$abi-$f-amd64-unsigned"
+			want "linux-headers-$abi-$f-amd64"
+		done
+	fi
 done
 
 base=()

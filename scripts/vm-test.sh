@@ -1,50 +1,51 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# vm-test.sh SERIES GUEST_SCRIPT [SMP]
+# vm-test.sh KERNEL TEST [VCPUS]: one row of a test matrix (vm-matrix.sh).
 #
-# SERIES "6.1-arm64", "6.12-arm64", "sid-arm64": Debian's arm64 kernels (vmlib-arm64.sh).
-# Build tlbpath for the newest installed Debian kernel of SERIES ("6.1",
-# "6.12"), boot it in QEMU (TCG) with a busybox initramfs, run
-# GUEST_SCRIPT there and print TAP: the guest's results, then whether the
-# guest finished and whether its kernel log is free of BUG/WARNING/Oops.
+# Build tlbpath with W=1 for the kernel find_kernel names KERNEL ("6.1",
+# "6.1-rt", "sid-arm64", "debug", ...), boot it in QEMU (TCG) with a busybox
+# initramfs, run the guest script guest-TEST.sh (tests/vm, tests/long or
+# tests/debug; or the script TEST names by its path) there and print TAP: the guest's results, then whether the
+# guest finished and whether its kernel log is free of bug reports.
+# VM_CPU picks QEMU's CPU model; NEEDS="stress-ng perf mm-selftests" lays
+# those over the guest's root.
 set -uo pipefail
 . "$(dirname "$0")/vmlib.sh"
 
-series=$1 script=$2 smp=${3:-2}
-# "<series>-arm64": Debian's arm64 kernel of that series under qemu-system-aarch64.
-case $series in
-*-arm64) . "$(dirname "$0")/vmlib-arm64.sh" && use_arm64 "${series%-arm64}" ;;
-esac
-kver=$(find_kernel "$series")
+kernel=$1 test=$2 smp=${3:-2}
+script=""
+[ -f "$test" ] && script=$(realpath "$test") test=$(basename "${test%.sh}")
+for d in vm long debug; do
+	[ -z "$script" ] || break
+	[ -e "$TOP/tests/$d/guest-$test.sh" ] && script=$TOP/tests/$d/guest-$test.sh && break
+done
+[ -n "$script" ] || die "vm-test: no guest script guest-$test.sh in tests/{vm,long,debug}"
+kver=$(find_kernel "$kernel")
 if [ -z "$kver" ]; then
-	echo "1..0 # SKIP no Debian $series kernel with headers installed (make deps)"
+	echo "1..0 # SKIP no $kernel kernel with headers installed (make deps)"
 	exit 0
 fi
 
-name=$(basename "${script%.sh}")
-work="$BUILD/$kver/$name-smp$smp${VM_CPU:+-${VM_CPU%%,*}}"
+work="$BUILD/$kver/$test-smp$smp${VM_CPU:+-${VM_CPU%%,*}}"
 mkdir -p "$work"
-echo "# kernel $kver, $name, $smp vCPUs, QEMU TCG -cpu max"
+echo "# kernel $kver, $test, $smp vCPUs, QEMU TCG -cpu ${VM_CPU:-$(default_cpu "$(arch_of "$kver")")}"
 
 ko=$(build_module "$kver") || { echo "1..1"; echo "not ok 1 - build tlbpath for $kver with W=1"; exit 1; }
 TLBPATH_EXTRA_KO=$(build_test_modules "$kver") ||
 	{ echo "1..1"; echo "not ok 1 - build the test modules for $kver with W=1"; exit 1; }
 export TLBPATH_EXTRA_KO
-# A guest script that says "# needs: stress-ng", "perf" or "mm-selftests"
-# gets them, laid over its root.
 extra="$work/extra-root"
 rm -rf "$extra"
 mkdir -p "$extra"
-for prog in stress-ng perf; do
-	if grep -q "^# needs: .*\b$prog\b" "$script"; then
-		binary_root "$extra" $prog || { echo "1..1"; echo "not ok 1 - pack $prog"; exit 1; }
-	fi
+for need in ${NEEDS:-}; do
+	case $need in
+	mm-selftests)
+		mm_selftests_root "$BUILD/mm-selftests" && cp -r "$BUILD/mm-selftests/." "$extra/" ;;
+	*)
+		binary_root "$extra" "$need" ;;
+	esac || { echo "1..1"; echo "not ok 1 - pack $need for the guest"; exit 1; }
 done
-if grep -q '^# needs: mm-selftests' "$script"; then
-	mm_selftests_root "$BUILD/mm-selftests" && cp -r "$BUILD/mm-selftests/." "$extra/" ||
-		{ echo "1..1"; echo "not ok 1 - build the kernel's mm selftests"; exit 1; }
-fi
 export TLBPATH_EXTRA_ROOT="$extra"
 make_initramfs "$work/initrd.gz" "$ko" "$script" ||
 	{ echo "1..1"; echo "not ok 1 - pack the initramfs"; exit 1; }
@@ -74,11 +75,11 @@ else
 fi
 n=$((n + 1))
 if bad=$(guest_log_bad "$work/console.log"); then
-	echo "not ok $n - guest kernel log has no BUG/WARNING/Oops/Call Trace/lockup/stall"
+	echo "not ok $n - guest kernel log has no bug report (BUG/WARNING/Oops/KASAN/lockdep/kmemleak/stall)"
 	echo "$bad" | head -n 20 | sed 's/^/# console: /'
 	fail=$((fail + 1))
 else
-	echo "ok $n - guest kernel log has no BUG/WARNING/Oops/Call Trace/lockup/stall"
+	echo "ok $n - guest kernel log has no bug report (BUG/WARNING/Oops/KASAN/lockdep/kmemleak/stall)"
 fi
 echo "1..$n"
 [ $fail = 0 ]

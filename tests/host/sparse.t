@@ -10,10 +10,9 @@ if ! command -v sparse >/dev/null; then
 	echo "1..0 # SKIP sparse is not installed (make deps)"
 	exit 0
 fi
-. "$(dirname "$0")/../../scripts/vmlib-arm64.sh"
 mapfile -t kernels < <(installed_kernels)
 # arm64: 6.1 and 6.12 (sid's builds only in its root, which has no sparse).
-mapfile -t arm64 < <(for s in 6.1 6.12; do find_kernel_arm64 $s; done | sed '/^$/d')
+mapfile -t arm64 < <(for s in 6.1 6.12; do find_kernel $s-arm64; done | sed '/^$/d')
 echo "1..$(( ${#kernels[@]} + ${#arm64[@]} ))"
 n=0
 for k in "${kernels[@]}" "${arm64[@]}"; do
@@ -22,11 +21,7 @@ for k in "${kernels[@]}" "${arm64[@]}"; do
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	cp -r "$TOP/src" "$TOP/include" "$TOP/Kbuild" "$dir/"
-	kdir="/lib/modules/$k/build" args=()
-	case $k in
-	*-arm64) kdir=$(arm64_kdir "$k") args=(ARCH=arm64 CROSS_COMPILE=$ARM64_CROSS) ;;
-	esac
-	out=$(make -s -C "$kdir" M="$dir" "${args[@]}" C=2 modules 2>&1 |
+	out=$(make -s -C "$(kdir_of "$k")" M="$dir" $(kmake_args_of "$k") C=2 modules 2>&1 |
 	      grep -E "^$dir/.*(warning|error):")
 	if [ -z "$out" ]; then
 		echo "ok $n - sparse (make C=2) is silent for $k"

@@ -61,3 +61,85 @@ detect() {	# detect LABEL
 	rm -f /tmp/st.*
 	return $rc
 }
+
+# The stale-TLB detector on the last two CPUs, round after round, until
+# /tmp/stop; a stale read leaves /tmp/st.fail.
+detector_start() {
+	local ncpu
+	ncpu=$(nproc)
+	rm -f /tmp/st.fail /tmp/st.log
+	( while [ ! -e /tmp/stop ]; do
+		staletlb -m all -n 1,8,33,34,64,513 -r 1 -a $((ncpu - 2)) -b $((ncpu - 1)) \
+			>> /tmp/st.log 2>&1 || touch /tmp/st.fail
+	  done ) &
+	DETECTOR_PID=$!
+}
+detector_runs() { grep -c '^staletlb total' /tmp/st.log; }
+detector_summary() {
+	diag "detector: $(detector_runs) runs, $(awk '/^staletlb total/ { r += substr($3, 7); s += substr($4, 7) } END { print r " reads, " s " stale" }' /tmp/st.log)"
+}
+
+# Flushes on every CPU until flush_load_stop: one self-checking mprotect
+# (bench/mprotect.c) per CPU, and the detector.  flush_load_stop fails if
+# either saw a wrong result.
+flush_load_start() {
+	local c=0
+	rm -f /tmp/stop /tmp/load.fail /tmp/load.err
+	LOAD_PIDS=""
+	while [ $c -lt "$(nproc)" ]; do
+		( while [ ! -e /tmp/stop ]; do
+			mprotect -n 64 -l 4 -p 16 -c 4 >/dev/null 2>>/tmp/load.err || touch /tmp/load.fail
+		  done ) &
+		LOAD_PIDS="$LOAD_PIDS $!"
+		c=$((c + 1))
+	done
+	detector_start
+}
+flush_load_stop() {
+	touch /tmp/stop
+	wait $LOAD_PIDS $DETECTOR_PID
+	detector_summary
+	[ ! -e /tmp/load.fail ] && [ ! -e /tmp/st.fail ] ||
+		{ head -n 5 /tmp/load.err /tmp/st.log | sed 's/^/# /'; return 1; }
+}
+
+# The admin who cannot leave the knobs alone, until /tmp/stop (its
+# writes fail quietly while tlbpath is unloaded).
+tuner_start() {
+	( while [ ! -e /tmp/stop ]; do
+		for t in 0 1 8 33 64 200 512 auto; do echo $t > $T/threshold; done
+		echo 0 > $T/enabled; echo 1 > $T/enabled
+	  done 2>/dev/null ) &
+	TUNER_PID=$!
+}
+
+# Nothing of tlbpath left: no module, no sysfs, no ftrace hook, and the
+# kernel's ceiling ($orig) as it was.
+unloaded_clean() {
+	! grep -q '^tlbpath ' /proc/modules && [ ! -e $T ] &&
+		! grep -q tlbpath $TR/enabled_functions 2>/dev/null &&
+		{ [ ! -e $DBG ] || [ "$(ceiling)" = "$orig" ]; }
+}
+
+# load_cycles N: N insmod/rmmod cycles, each at another threshold;
+# prints the number of cycles that failed or left something behind.
+load_cycles() {
+	local bad=0 i=0
+	while [ $i -lt "$1" ]; do
+		i=$((i + 1))
+		if ! insmod /tlbpath.ko threshold=$(( (i * 37) % 513 )); then
+			echo "# cycle $i: insmod failed: $(dmesg | tail -n 1)" >&2
+			bad=$((bad + 1))
+			continue
+		fi
+		sleep 0.2
+		if ! rmmod tlbpath; then
+			echo "# cycle $i: rmmod failed" >&2
+			bad=$((bad + 1))
+		elif ! unloaded_clean; then
+			echo "# cycle $i: something left behind (ceiling $(ceiling), want $orig)" >&2
+			bad=$((bad + 1))
+		fi
+	done
+	echo $bad
+}

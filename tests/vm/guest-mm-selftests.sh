@@ -1,5 +1,4 @@
 # SPDX-License-Identifier: GPL-2.0
-# needs: mm-selftests
 #
 # The kernel's own mm selftests (from Debian's linux-source-6.1), first on
 # the stock kernel, then under tlbpath at several thresholds: each must

@@ -1,5 +1,4 @@
 # SPDX-License-Identifier: GPL-2.0
-# needs: perf
 #
 # tlbpath:decision as perf sees it: perf record of a workload, perf script.
 . /guest-lib.sh

@@ -1,5 +1,4 @@
 # SPDX-License-Identifier: GPL-2.0
-# needs: stress-ng
 #
 # Reproducer, not a test of tlbpath: the long tier's load with the
 # kernel's own function tracer switched on and off on the same two
@@ -8,7 +7,7 @@
 # within seconds (seen: at ttwu_do_activate+0x8d, "Modules linked in:"
 # empty), and 6.1 with vCPUs looping on the int3 at flush_tlb_mm_range+0
 # within a minute.  Run it with:
-#   VM_TCG_THREAD=multi scripts/vm-test.sh 6.12 tests/long/repro/guest-ftrace-stress.sh 4
+#   NEEDS=stress-ng VM_TCG_THREAD=multi scripts/vm-test.sh 6.12 tests/long/repro/guest-ftrace-stress.sh 4
 # Single-threaded (vm-test.sh's default), 6.12 ran all 120 cycles here
 # (690 s of guest time).
 . /guest-lib.sh

@@ -12,7 +12,7 @@ if ! command -v promtool >/dev/null; then
 	echo "1..0 # SKIP promtool is not installed (make deps: Debian's prometheus)"
 	exit 0
 fi
-out=$("$TOP/scripts/vm-test.sh" 6.1 "$dir/guest-prometheus.sh" 2)
+out=$("$TOP/scripts/vm-test.sh" 6.1 prometheus 2)
 rc=$?
 case $out in "1..0 "*)
 	echo "$out"

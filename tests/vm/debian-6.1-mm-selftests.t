@@ -1,3 +1,0 @@
-#!/bin/sh
-# The kernel's mm selftests with and without tlbpath, Debian's 6.1 kernel.
-exec "$(dirname "$0")/../../scripts/vm-test.sh" 6.1 "$(dirname "$0")/guest-mm-selftests.sh" 2
