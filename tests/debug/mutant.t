@@ -1,0 +1,31 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The debug tier can fail: in the debug kernel, badhook (tests/debug/badhook,
+# a test-only mutant) allocates with GFP_KERNEL in atomic context and leaks
+# an allocation per load.  The kernel must report both, and the check every
+# in-VM test ends with must fail on that log.
+set -uo pipefail
+. "$(dirname "$0")/../../scripts/vmlib.sh"
+
+"$TOP/scripts/debug-kernel.sh" >/dev/null ||
+	{ echo "1..1"; echo "not ok 1 - build the debug kernel (scripts/debug-kernel.sh)"; exit 1; }
+out=$(VM_TIMEOUT=1200 "$TOP/scripts/vm-test.sh" debug mutant 2)
+echo "$out" | grep -v '^1\.\.' | sed 's/^\(not \)\?ok /# mutant run: &/'
+log=$(echo "$out" | sed -n 's/^# guest ran .* logs in //p')/console.log
+n=0 fail=0
+t() {	# t DESCRIPTION COMMAND...: one TAP line
+	local d=$1
+	shift
+	n=$((n + 1))
+	if "$@"; then echo "ok $n - $d"; else echo "not ok $n - $d"; fail=1; fi
+}
+t "the mutant loaded in the debug kernel" \
+	sh -c "echo \"\$1\" | grep -q '^ok [0-9]* - insmod badhook.ko bug=leak'" - "$out"
+t "the kernel reports the GFP_KERNEL allocation in atomic context" \
+	grep -q 'BUG: sleeping function called from invalid context' "$log"
+t "kmemleak reports the lost allocation" grep -q 'kmemleak: [0-9]* new suspected memory leak' "$log"
+t "so the in-VM log check fails" \
+	sh -c "echo \"\$1\" | grep -q '^not ok [0-9]* - guest kernel log has no bug report'" - "$out"
+echo "1..$n"
+exit $fail
