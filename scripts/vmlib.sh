@@ -197,7 +197,7 @@ make_initramfs() {
 	mkdir -p "$root"/{bin,sbin,proc,sys,dev,tmp,mnt,root,etc}
 	cp "${GUEST_BUSYBOX:-/bin/busybox}" "$root/bin/busybox"
 	bins=$(build_guest_programs) || return 1
-	cp "$bins"/* "$TOP/scripts/tlbpath-stat" "$root/bin/"
+	cp "$bins"/* "$TOP/tools/tlbpath-stat" "$root/bin/"
 	cp "$ko" "$root/"
 	kconfig_of "$ko" >"$root/kconfig"
 	[ -z "${TLBPATH_EXTRA_KO:-}" ] || cp $TLBPATH_EXTRA_KO "$root/"
