@@ -27,7 +27,7 @@ TAP_LOG=$tmp/log
 
 echo "1..10"
 
-tarball="$BUILD/tlbpath-$ver.tar.xz"
+tarball="$TOP/build/tlbpath-$ver.tar.xz"	# where make dist writes it, whatever BUILD
 tree=$(unpacked_dist "$tmp")
 t "make dist: $(basename "$tarball"), the tracked files under tlbpath-$ver/, no .git" \
 	sh -c "[ -d '$tree' ] && [ ! -e '$tree/.git' ] &&
