@@ -8,7 +8,7 @@
 # make check           unit tests, DKMS builds, in-VM tests on Debian's kernels
 # make demo            boot a Debian kernel in QEMU and show tlbpath at work
 # make unit            user-space unit tests only (TAP, under prove)
-# make tools           scripts/tlbpath-geometry (CPUID dumps or this machine)
+# make tools           tools/tlbpath-geometry (CPUID dumps or this machine)
 # make check-long      the long tier: 50 load/unload cycles under stress-ng
 # make check-debug     the debug tier: a kernel with KASAN, lockdep, kmemleak and
 #                      fault injection (built once, cached), tlbpath tested in it
@@ -34,7 +34,7 @@ UNIT_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -Iinclude
 UNIT_TESTS := tests/unit/test_geometry tests/unit/test_policy tests/unit/test_tlbi \
 	tests/unit/test_adapt
 
-TOOLS := scripts/tlbpath-geometry
+TOOLS := tools/tlbpath-geometry
 PREFIX ?= /usr/local
 SBINDIR ?= $(PREFIX)/sbin
 MANDIR ?= $(PREFIX)/share/man
@@ -62,8 +62,8 @@ install: module install-tools
 	install -D -m 0644 man/tlbpath.4 $(DESTDIR)$(MANDIR)/man4/tlbpath.4
 
 install-tools: tools
-	install -D -m 0755 scripts/tlbpath-geometry $(DESTDIR)$(SBINDIR)/tlbpath-geometry
-	install -D -m 0755 scripts/tlbpath-stat $(DESTDIR)$(SBINDIR)/tlbpath-stat
+	install -D -m 0755 tools/tlbpath-geometry $(DESTDIR)$(SBINDIR)/tlbpath-geometry
+	install -D -m 0755 tools/tlbpath-stat $(DESTDIR)$(SBINDIR)/tlbpath-stat
 	install -D -m 0644 man/tlbpath-geometry.8 $(DESTDIR)$(MANDIR)/man8/tlbpath-geometry.8
 	install -D -m 0644 man/tlbpath-stat.8 $(DESTDIR)$(MANDIR)/man8/tlbpath-stat.8
 
@@ -71,7 +71,7 @@ tools: $(TOOLS)
 
 # CPPFLAGS, CFLAGS and LDFLAGS from the environment come last (a
 # distribution's hardening flags, dpkg-buildflags).
-scripts/tlbpath-geometry: tools/tlbpath-geometry.c src/geometry.c include/tlbpath/*.h
+tools/tlbpath-geometry: tools/tlbpath-geometry.c src/geometry.c include/tlbpath/*.h
 	$(CC) $(UNIT_CFLAGS) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ tools/tlbpath-geometry.c src/geometry.c
 
 clean:
@@ -135,7 +135,7 @@ dist:
 DEB_FILES := $(wildcard debian/changelog debian/control debian/copyright debian/rules \
 	debian/source/format debian/*.dkms debian/*.install debian/*.manpages \
 	src/*.[ch] include/tlbpath/*.h tools/*.c man/*.[48]) \
-	scripts/tlbpath-stat Kbuild Makefile dkms.conf LICENSE README.md
+	tools/tlbpath-stat Kbuild Makefile dkms.conf LICENSE README.md
 
 # In a scratch copy: dpkg-buildpackage writes next to the source tree.
 deb:

@@ -1,21 +1,25 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the benchmarks share: a clock, probes that try a load or a store
- * and report whether it faulted, where, and why, and the -T trace that
- * bench/tlbsim replays.  Header-only: each benchmark is one static binary
+ * What the benchmarks share: a clock, option parsing, probes that try a
+ * load or a store and report whether it faulted, where, and why, the -T
+ * trace that bench/tlbsim replays and the lockstep that keeps the
+ * threads' part of it the same from run to run.  Header-only: each benchmark is one static binary
  * built from one .c file.
  */
 #ifndef _TLBPATH_BENCHLIB_H
 #define _TLBPATH_BENCHLIB_H
 
 #include <errno.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdatomic.h>
 #include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
 
 static inline unsigned long long now_ns(void)
 {
@@ -23,6 +27,53 @@ static inline unsigned long long now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+/* One command-line option: -@opt sets *@var (of the @kind's type). */
+struct bench_opt {
+	char opt;
+	enum { OPT_FLAG, OPT_INT, OPT_ULONG, OPT_STR } kind;	/* int = 1, int, unsigned long, char * */
+	void *var;
+};
+
+/*
+ * getopt() over @opts (@n of them); an unknown option prints "usage: PROG
+ * @usage" and exits 2.  What the values must be is each program's check.
+ */
+static inline void parse_opts(int argc, char **argv, const struct bench_opt *opts, int n,
+			      const char *usage)
+{
+	char spec[64];
+	int c, i, len = 0;
+
+	for (i = 0; i < n && len < (int)sizeof(spec) - 2; i++) {
+		spec[len++] = opts[i].opt;
+		if (opts[i].kind != OPT_FLAG)
+			spec[len++] = ':';
+	}
+	spec[len] = 0;
+	while ((c = getopt(argc, argv, spec)) != -1) {
+		for (i = 0; i < n && opts[i].opt != c; i++)
+			;
+		if (i == n) {
+			fprintf(stderr, "usage: %s %s\n", argv[0], usage);
+			exit(2);
+		}
+		switch (opts[i].kind) {
+		case OPT_FLAG:
+			*(int *)opts[i].var = 1;
+			break;
+		case OPT_INT:
+			*(int *)opts[i].var = atoi(optarg);
+			break;
+		case OPT_ULONG:
+			*(unsigned long *)opts[i].var = strtoul(optarg, NULL, 0);
+			break;
+		case OPT_STR:
+			*(const char **)opts[i].var = optarg;
+			break;
+		}
+	}
 }
 
 /* Anonymous read-write memory with extra mmap @flags, or die saying so. */
@@ -161,6 +212,41 @@ static inline void trace_close(const char *prog)
 		exit(1);
 	}
 	trace_file = NULL;
+}
+
+/*
+ * -T with threads: the main thread releases one round of accesses per
+ * call it logs, and logs them after every thread has made its round, so
+ * the trace is the same from run to run.
+ */
+static atomic_int run_state;	/* 0: wait, 1: run, 2: stop */
+static atomic_int trace_round, trace_done;
+
+/* A thread: wait for round @round; 0 if the run stopped instead. */
+static inline int lockstep_wait(int round)
+{
+	while (atomic_load(&trace_round) < round) {
+		if (atomic_load(&run_state) == 2)
+			return 0;
+		sched_yield();
+	}
+	return 1;
+}
+
+/* The main thread: release round @round and wait for @threads to make it. */
+static inline void lockstep_round(int threads, int round)
+{
+	atomic_store(&trace_done, 0);
+	atomic_store(&trace_round, round);
+	while (atomic_load(&trace_done) < threads)
+		sched_yield();
+}
+
+/* The threads' line in the results: accesses and ns per access in @ns. */
+static inline void print_thread_rate(unsigned long long done, unsigned long long ns, int threads)
+{
+	printf(" thread_accesses=%llu ns_per_thread_access=%llu",
+	       done, done ? ns * threads / done : 0);
 }
 
 #endif /* _TLBPATH_BENCHLIB_H */

@@ -70,20 +70,23 @@ static size_t buf_size;
 static unsigned int rnd[NRAND];
 static int write_mode;
 static int touch_pages = 512;
-static atomic_int run_state;	/* 0: wait, 1: run, 2: stop */
 static void *thread_counts;	/* the threads' counters: thread i has the i-th */
 
 static char *region;
 static unsigned char *shadow;	/* what each region page should hold */
 static int region_pages;
 
-/* -T: the protection of each region page (1: writable), and the lockstep. */
+/* -T: the protection of each region page (1: writable), the threads' pages. */
 static unsigned char *writable;
-static atomic_int trace_round, trace_done;
 static char ***trace_seen;	/* per thread: the pages of its last round */
 
 
-static void touch(int n)
+/*
+ * Touch @n random pages of the buffer, noting each in @seen if it is not
+ * NULL.  Inlined into each caller, so that the timed touch() has no test
+ * of @seen in its loop.
+ */
+static inline __attribute__((always_inline)) void touch(int n, char **seen)
 {
 	int k;
 
@@ -94,22 +97,8 @@ static void touch(int n)
 			*a = 1;
 		else
 			(void)*a;
-	}
-}
-
-/* touch() that also notes each address in @seen. */
-static void touch_noted(int n, char **seen)
-{
-	int k;
-
-	for (k = 0; k < n; k++) {
-		volatile char *a = buf + (rnd[k % NRAND] % (buf_size / page)) * page;
-
-		if (write_mode)
-			*a = 1;
-		else
-			(void)*a;
-		seen[k] = (char *)a;
+		if (seen)
+			seen[k] = (char *)a;
 	}
 }
 
@@ -118,13 +107,8 @@ static void toucher_lockstep(int me, unsigned long long *count)
 {
 	int round;
 
-	for (round = 1; ; round++) {
-		while (atomic_load(&trace_round) < round) {
-			if (atomic_load(&run_state) == 2)
-				return;
-			sched_yield();
-		}
-		touch_noted(touch_pages, trace_seen[me]);
+	for (round = 1; lockstep_wait(round); round++) {
+		touch(touch_pages, trace_seen[me]);
 		(*count)++;
 		atomic_fetch_add(&trace_done, 1);
 	}
@@ -141,7 +125,7 @@ static void *toucher(void *arg)
 		return NULL;
 	}
 	while (atomic_load(&run_state) == 1) {
-		touch(touch_pages);
+		touch(touch_pages, NULL);
 		(*count)++;
 	}
 	return NULL;
@@ -229,10 +213,7 @@ static void trace_round_of_threads(int threads, int round)
 {
 	int i, k;
 
-	atomic_store(&trace_done, 0);
-	atomic_store(&trace_round, round);
-	while (atomic_load(&trace_done) < threads)
-		sched_yield();
+	lockstep_round(threads, round);
 	for (i = 0; i < threads; i++)
 		for (k = 0; k < touch_pages; k++)
 			trace_access(i + 1, trace_seen[i][k], write_mode);
@@ -244,49 +225,20 @@ int main(int argc, char **argv)
 	unsigned long long t0, mp_ns = 0, ac_ns = 0, calls = 0, done = 0, checks = 0;
 	unsigned long long *counts;
 	pthread_t *tid;
-	int c, i, j, k;
-	size_t mib = 64;
+	int i, j, k;
+	unsigned long mib = 64;
 	const char *trace_path = NULL;
 	char **seen = NULL;
+	const struct bench_opt opts[] = {
+		{ 'n', OPT_INT, &n }, { 'l', OPT_INT, &loops }, { 'p', OPT_INT, &touch_pages },
+		{ 'w', OPT_FLAG, &write_mode }, { 't', OPT_INT, &threads }, { 'h', OPT_FLAG, &huge },
+		{ 's', OPT_ULONG, &mib }, { 'f', OPT_INT, &fixed }, { 'c', OPT_INT, &every },
+		{ 'T', OPT_STR, &trace_path },
+	};
 
-	while ((c = getopt(argc, argv, "n:l:p:wt:hs:f:c:T:")) != -1) {
-		switch (c) {
-		case 'n':
-			n = atoi(optarg);
-			break;
-		case 'l':
-			loops = atoi(optarg);
-			break;
-		case 'p':
-			touch_pages = atoi(optarg);
-			break;
-		case 'w':
-			write_mode = 1;
-			break;
-		case 't':
-			threads = atoi(optarg);
-			break;
-		case 'h':
-			huge = 1;
-			break;
-		case 's':
-			mib = strtoul(optarg, NULL, 0);
-			break;
-		case 'f':
-			fixed = atoi(optarg);
-			break;
-		case 'c':
-			every = atoi(optarg);
-			break;
-		case 'T':
-			trace_path = optarg;
-			break;
-		default:
-			fprintf(stderr, "usage: %s [-n pages] [-l loops] [-p pages] [-w] [-t threads]"
-				" [-h] [-s MiB] [-f pages] [-c every] [-T trace]\n", argv[0]);
-			return 2;
-		}
-	}
+	parse_opts(argc, argv, opts, sizeof(opts) / sizeof(opts[0]),
+		   "[-n pages] [-l loops] [-p pages] [-w] [-t threads] [-h] [-s MiB] [-f pages]"
+		   " [-c every] [-T trace]");
 	if (n < 1 || loops < 1 || touch_pages < 0 || threads < 0 || fixed < 0 || !mib ||
 	    every < 0 || every == 1) {
 		fprintf(stderr, "mprotect: bad arguments\n");
@@ -371,12 +323,12 @@ int main(int argc, char **argv)
 			if (trace_file && threads)
 				trace_round_of_threads(threads, calls);
 			if (!threads && trace_file) {
-				touch_noted(touch_pages, seen);
+				touch(touch_pages, seen);
 				ac_ns += now_ns() - b;
 				for (k = 0; k < touch_pages; k++)
 					trace_access(0, seen[k], write_mode);
 			} else if (!threads) {
-				touch(touch_pages);
+				touch(touch_pages, NULL);
 				ac_ns += now_ns() - b;
 			}
 			/*
@@ -405,8 +357,7 @@ int main(int argc, char **argv)
 	printf("mprotect n=%d loops=%d pages_touched=%d threads=%d huge=%d calls=%llu ns_per_mprotect=%llu",
 	       n, loops, touch_pages, threads, huge, calls, mp_ns / calls);
 	if (threads)
-		printf(" thread_accesses=%llu ns_per_thread_access=%llu",
-		       done, done ? t0 * threads / done : 0);
+		print_thread_rate(done, t0, threads);
 	else
 		printf(" ns_per_access=%llu ns_per_call=%llu",
 		       touch_pages ? ac_ns / (calls * touch_pages) : 0,

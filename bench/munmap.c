@@ -54,7 +54,6 @@
 static char *buf;
 static size_t buf_pages;
 static int touch_pages = 64;
-static atomic_int run_state;	/* 0: wait, 1: run, 2: stop */
 
 
 struct worker {
@@ -63,9 +62,6 @@ struct worker {
 	unsigned long long accesses;
 	char **seen;		/* -T: the pages of its last round */
 };
-
-/* -T: the lockstep of the threads with the main loop. */
-static atomic_int trace_round, trace_done;
 
 static void fail(const char *what, int loop, int pg)
 {
@@ -83,50 +79,47 @@ static int pin(int cpu)
 	return sched_setaffinity(0, sizeof(set), &set);
 }
 
-/* -T: one round of touch_pages accesses per main loop, noted. */
-static void worker_lockstep(struct worker *w, unsigned long k)
+/*
+ * One round: touch_pages writes from page @k on, @STEP apart, each noted
+ * in @seen if it is not NULL; the page after the last.  Inlined, so that
+ * the untraced loop has no test of @seen.
+ */
+static inline __attribute__((always_inline)) unsigned long
+touch_round(struct worker *w, unsigned long k, char **seen)
 {
-	int round, i;
+	int i;
 
-	for (round = 1; ; round++) {
-		while (atomic_load(&trace_round) < round) {
-			if (atomic_load(&run_state) == 2)
-				return;
-			sched_yield();
-		}
-		for (i = 0; i < touch_pages; i++) {
-			k = (k + STEP) % buf_pages;
-			((volatile char *)buf)[k * PAGE] += 1;
-			w->seen[i] = buf + k * PAGE;
-		}
-		w->accesses += touch_pages;
-		atomic_fetch_add(&trace_done, 1);
+	for (i = 0; i < touch_pages; i++) {
+		k = (k + STEP) % buf_pages;
+		((volatile char *)buf)[k * PAGE] += 1;
+		if (seen)
+			seen[i] = buf + k * PAGE;
 	}
+	w->accesses += touch_pages;
+	return k;
 }
 
 static void *worker_fn(void *arg)
 {
 	struct worker *w = arg;
 	unsigned long k = (unsigned long)w->cpu * 1009;
+	int round;
 
 	if (w->cpu >= 0)
 		pin(w->cpu);
 	while (atomic_load(&run_state) == 0)
 		;
+	/* -T: one round per main loop, noted. */
 	if (trace_file) {
-		worker_lockstep(w, k);
+		for (round = 1; lockstep_wait(round); round++) {
+			k = touch_round(w, k, w->seen);
+			atomic_fetch_add(&trace_done, 1);
+		}
 		return NULL;
 	}
 	/* Spin in user space: the mm stays loaded here, so munmap must IPI us. */
-	while (atomic_load(&run_state) == 1) {
-		int i;
-
-		for (i = 0; i < touch_pages; i++) {
-			k = (k + STEP) % buf_pages;
-			((volatile char *)buf)[k * PAGE] += 1;
-		}
-		w->accesses += touch_pages;
-	}
+	while (atomic_load(&run_state) == 1)
+		k = touch_round(w, k, NULL);
 	return NULL;
 }
 
@@ -170,38 +163,16 @@ int main(int argc, char **argv)
 	unsigned long long t0, un_ns = 0, done = 0, checks = 0;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	struct worker *w;
-	size_t mib = 16;
+	unsigned long mib = 16;
 	const char *trace_path = NULL;
+	const struct bench_opt opts[] = {
+		{ 'n', OPT_INT, &n }, { 'l', OPT_INT, &loops }, { 't', OPT_INT, &threads },
+		{ 'p', OPT_INT, &touch_pages }, { 's', OPT_ULONG, &mib }, { 'c', OPT_INT, &every },
+		{ 'T', OPT_STR, &trace_path },
+	};
 
-	while ((c = getopt(argc, argv, "n:l:t:p:s:c:T:")) != -1) {
-		switch (c) {
-		case 'n':
-			n = atoi(optarg);
-			break;
-		case 'l':
-			loops = atoi(optarg);
-			break;
-		case 't':
-			threads = atoi(optarg);
-			break;
-		case 'p':
-			touch_pages = atoi(optarg);
-			break;
-		case 's':
-			mib = strtoul(optarg, NULL, 0);
-			break;
-		case 'c':
-			every = atoi(optarg);
-			break;
-		case 'T':
-			trace_path = optarg;
-			break;
-		default:
-			fprintf(stderr, "usage: %s [-n pages] [-l loops] [-t threads] [-p pages]"
-				" [-s MiB] [-c every] [-T trace]\n", argv[0]);
-			return 2;
-		}
-	}
+	parse_opts(argc, argv, opts, sizeof(opts) / sizeof(opts[0]),
+		   "[-n pages] [-l loops] [-t threads] [-p pages] [-s MiB] [-c every] [-T trace]");
 	if (n < 1 || loops < 1 || threads < 0 || touch_pages < 1 || !mib || every < 0) {
 		fprintf(stderr, "munmap: bad arguments\n");
 		return 2;
@@ -265,10 +236,7 @@ int main(int argc, char **argv)
 		if (trace_file) {
 			/* Every page was written: the whole range has PTEs to flush. */
 			fprintf(trace_file, "f 0 %p %d 12\n", (void *)p, n);
-			atomic_store(&trace_done, 0);
-			atomic_store(&trace_round, l + 1);
-			while (atomic_load(&trace_done) < threads)
-				sched_yield();
+			lockstep_round(threads, l + 1);
 			for (i = 0; i < threads; i++)
 				for (c = 0; c < touch_pages; c++)
 					trace_access(i + 1, w[i].seen[c], 1);
@@ -288,8 +256,7 @@ int main(int argc, char **argv)
 	printf("munmap n=%d loops=%d threads=%d cpus=%ld ns_per_munmap=%llu ns_per_loop=%llu",
 	       n, loops, threads, ncpu, un_ns / loops, t0 / loops);
 	if (threads)
-		printf(" thread_accesses=%llu ns_per_thread_access=%llu",
-		       done, done ? t0 * threads / done : 0);
+		print_thread_rate(done, t0, threads);
 	printf(" checks=%llu\n", checks);
 	if (trace_file)
 		trace_close("munmap");

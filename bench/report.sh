@@ -13,6 +13,32 @@ set -eu
 sum=$1
 label=${2:-QEMU TCG emulation, not hardware}
 
+# What both tables' awk programs share.  row(): the key of this summary
+# line (setup, workload, param, metric), noted in order[] the first time,
+# with the stock median and spread and, for tlbmiss, the footprint.
+# shown(k): whether row k is printed: tlbmiss only at its smallest and
+# largest footprint.
+rows='
+function row(   k, s, p) {
+	k = $1 "," $2 "," $3 "," $6 "," $7 "," $8
+	if (!(k in seen)) { seen[k] = 1; order[++n] = k }
+	if ($4 == "stock") { sm[k] = $10; sp[k] = $10 > 0 ? ($12 - $11) / $10 : 0 }
+	if ($6 == "tlbmiss") {
+		s = $1 "," $2 "," $3
+		p = substr($7, index($7, "=") + 1) + 0
+		if (!(s in pmin) || p < pmin[s]) pmin[s] = p
+		if (!(s in pmax) || p > pmax[s]) pmax[s] = p
+		pg[k] = p
+	}
+	return k
+}
+function shown(k,   f, s) {
+	split(k, f, ",")
+	s = f[1] "," f[2] "," f[3]
+	return !(k in pg) || pg[k] == pmin[s] || pg[k] == pmax[s]
+}
+'
+
 cat <<EOF
 ## Benchmark results ($label)
 
@@ -39,20 +65,11 @@ echo "| kernel | CPU model | vCPUs | workload | param | metric | stock median | 
 echo "|---|---|---|---|---|---|---:|---:|---:|---:|---:|"
 
 # summary: kernel,cpu,vcpus,config,threshold,workload,param,metric,n,median,min,max,q1,q3
-awk -F, '
+awk -F, "$rows"'
 function ratio(v, s) { return s > 0 ? sprintf("%.2f", v / s) : "-" }
 NR > 1 && $8 !~ /^ctr_/ {
-	k = $1 "," $2 "," $3 "," $6 "," $7 "," $8
-	if (!(k in seen)) { seen[k] = 1; order[++n] = k }
-	if ($6 == "tlbmiss") {	# only its smallest and largest footprint
-		s = $1 "," $2 "," $3
-		p = substr($7, index($7, "=") + 1) + 0
-		if (!(s in pmin) || p < pmin[s]) pmin[s] = p
-		if (!(s in pmax) || p > pmax[s]) pmax[s] = p
-		pg[k] = p
-	}
-	if ($4 == "stock") { sm[k] = $10; sp[k] = $10 > 0 ? ($12 - $11) / $10 : 0 }
-	else if ($4 == "default") { dm[k] = $10; dt[k] = $5 }
+	k = row()
+	if ($4 == "default") { dm[k] = $10; dt[k] = $5 }
 	else if ($4 == "sweep") {
 		hi = $8 ~ /per_s$/	# throughput: higher is better
 		if (!(k in bm) || (hi ? $10 > bm[k] : $10 < bm[k])) { bm[k] = $10; bt[k] = $5 }
@@ -64,10 +81,9 @@ END {
 		k = order[i]
 		if (!(k in sm))
 			continue
-		split(k, f, ",")
-		s = f[1] "," f[2] "," f[3]
-		if ((k in pg) && pg[k] != pmin[s] && pg[k] != pmax[s])
+		if (!shown(k))
 			continue
+		split(k, f, ",")
 		printf "| %s | %s | %s | %s | %s | %s | %s | %.0f%% | %s | %s | %s |\n",
 			f[1], f[2], f[3], f[4], f[5], f[6], sm[k], 100 * sp[k],
 			k in dm ? ratio(dm[k], sm[k]) " (" dt[k] ")" : "-",
@@ -91,23 +107,14 @@ worse (for throughput it is stock / default).  The goal (issue #6): default
 | kernel | CPU model | vCPUs | workload | param | default threshold | default / stock | stock spread | default / best fixed (threshold) | vs stock | vs best | model / stock (threshold) | model / best fixed |
 |---|---|---|---|---|---:|---:|---:|---:|---|---|---:|---:|
 EOF
-awk -F, '
+awk -F, "$rows"'
 function cost(v, ref, hi) { return hi ? (v > 0 ? ref / v : 0) : (ref > 0 ? v / ref : 0) }
 NR > 1 && ($8 == "ns_per_call" || $8 == "ns_per_loop" || $8 == "ns_per_access" || $8 == "bogo_ops_per_s") {
 	if ($6 == "mprotect" && $8 != "ns_per_call") next
 	if ($6 == "munmap" && $8 != "ns_per_loop") next
-	k = $1 "," $2 "," $3 "," $6 "," $7 "," $8
-	if (!(k in seen)) { seen[k] = 1; order[++n] = k }
+	k = row()
 	hi[k] = $8 ~ /per_s$/
-	if ($6 == "tlbmiss") {	# only its smallest and largest footprint
-		s = $1 "," $2 "," $3
-		p = substr($7, index($7, "=") + 1) + 0
-		if (!(s in pmin) || p < pmin[s]) pmin[s] = p
-		if (!(s in pmax) || p > pmax[s]) pmax[s] = p
-		pg[k] = p
-	}
-	if ($4 == "stock") { sm[k] = $10; sp[k] = $10 > 0 ? ($12 - $11) / $10 : 0 }
-	else if ($4 == "default") { dm[k] = $10; dt[k] = $5 }
+	if ($4 == "default") { dm[k] = $10; dt[k] = $5 }
 	else if ($4 == "model") { mm[k] = $10; mt[k] = $5 }
 	else if ($4 == "sweep") {
 		if (!(k in bm) || (hi[k] ? $10 > bm[k] : $10 < bm[k])) { bm[k] = $10; bt[k] = $5 }
@@ -118,10 +125,9 @@ END {
 		k = order[i]
 		if (!(k in sm) || !(k in dm))
 			continue
-		split(k, f, ",")
-		s = f[1] "," f[2] "," f[3]
-		if ((k in pg) && pg[k] != pmin[s] && pg[k] != pmax[s])
+		if (!shown(k))
 			continue
+		split(k, f, ",")
 		rs = cost(dm[k], sm[k], hi[k])
 		vs = rs <= 1.02 ? "met" : (rs - 1 <= sp[k] ? "within noise" : "**worse**")
 		ns++

@@ -124,24 +124,12 @@ int main(int argc, char **argv)
 {
 	unsigned long lo = 8, hi = 4096, accesses = 1ul << 20, f;
 	char *base;
-	int c;
+	const struct bench_opt opts[] = {
+		{ 'm', OPT_ULONG, &lo }, { 'f', OPT_ULONG, &hi }, { 'a', OPT_ULONG, &accesses },
+	};
 
-	while ((c = getopt(argc, argv, "m:f:a:")) != -1) {
-		switch (c) {
-		case 'm':
-			lo = strtoul(optarg, NULL, 0);
-			break;
-		case 'f':
-			hi = strtoul(optarg, NULL, 0);
-			break;
-		case 'a':
-			accesses = strtoul(optarg, NULL, 0);
-			break;
-		default:
-			fprintf(stderr, "usage: %s [-m pages] [-f pages] [-a accesses]\n", argv[0]);
-			return 2;
-		}
-	}
+	parse_opts(argc, argv, opts, sizeof(opts) / sizeof(opts[0]),
+		   "[-m pages] [-f pages] [-a accesses]");
 	if (!is_pow2(lo) || !is_pow2(hi) || lo > hi || hi > (1ul << 15) || !accesses) {
 		fprintf(stderr, "tlbmiss: bad arguments (footprints must be powers of two)\n");
 		return 2;

@@ -26,6 +26,7 @@
 #            under build/overhead/
 set -uo pipefail
 . "$(dirname "$0")/vmlib.sh"
+. "$TOP/bench/benchlib.sh"
 
 if [ "${QUICK:-0}" = 1 ]; then
 	LOOPS=${LOOPS:-500}
@@ -63,18 +64,21 @@ table=$BUILD/overhead/table.md
 	echo "|---|---|---:|---:|---:|---:|---:|"
 } >"$table"
 
-for series in $KERNELS; do
-	kver=$(find_kernel "$series")
-	if [ -z "$kver" ]; then
-		echo "# SKIP no Debian $series kernel with headers installed (make deps)"
-		continue
-	fi
-	work="$BUILD/overhead/$kver"
+# each_kernel's three: one boot of each kernel, -icount.
+skip_kernel() {
+	echo "# SKIP no Debian $1 kernel with headers installed (make deps)"
+}
+
+no_module() {
+	tap 1 "$1: build tlbpath with W=1"
+}
+
+overhead_kernel() {	# overhead_kernel KVER KO
+	local kver=$1 ko=$2 work="$BUILD/overhead/$1" start call s t x line ratio
 	mkdir -p "$work"
 	printf 'LOOPS=%s\nROUNDS=%s\n' "$LOOPS" "$ROUNDS" >"$work/overhead.conf"
-	ko=$(build_module "$kver") || { tap 1 "$kver: build tlbpath with W=1"; continue; }
 	make_initramfs "$work/initrd.gz" "$ko" "$TOP/bench/guest-overhead.sh" "$work/overhead.conf" ||
-		{ tap 1 "$kver: pack the initramfs"; continue; }
+		{ tap 1 "$kver: pack the initramfs"; return; }
 	start=$(date +%s)
 	VM_ICOUNT=1 boot "$kver" "$work/initrd.gz" "$work/console.log" "$work/output.log" 1
 	tr -d '\r' <"$work/output.log" >"$work/out.txt"
@@ -99,7 +103,9 @@ for series in $KERNELS; do
 		tap "$(awk -v r="$ratio" -v l="$LIMIT" 'BEGIN { exit !(r <= l) }'; echo $?)" \
 			"$kver $call: tlbpath/stock $ratio <= $LIMIT ($t against $s instructions; traced $x)"
 	done
-done
+}
+
+each_kernel skip_kernel no_module overhead_kernel
 
 {
 	echo "# The hook's own cost, in guest instructions per call"

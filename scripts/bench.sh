@@ -36,6 +36,7 @@
 set -uo pipefail
 . "$(dirname "$0")/vmlib.sh"
 . "$TOP/bench/conf.sh"
+. "$TOP/bench/benchlib.sh"
 
 QUICK=${QUICK:-0}
 if [ "$QUICK" = 1 ]; then
@@ -142,8 +143,33 @@ bench_boot() {	# bench_boot KVER INITRD CPU SMP
 	return $ok
 }
 
+# each_kernel's three: a boot per (CPU model, vCPU count) of each kernel.
+no_kernel() {
+	echo "bench: FAIL no Debian $1 kernel with headers installed (make deps)"
+	fail=1
+}
+
+no_module() {
+	echo "bench: FAIL building tlbpath for $1"
+	fail=1
+}
+
+bench_kernel() {	# bench_kernel KVER KO
+	local kver=$1 ko=$2 cpu smp initrd="$BUILD/bench/initrd-$1.gz"
+	TLBPATH_EXTRA_ROOT="$BUILD/bench/stressng-root" \
+		make_initramfs "$initrd" "$ko" "$TOP/bench/guest-bench.sh" \
+		"$BUILD/bench/bench.conf" || die "bench: cannot pack the initramfs"
+	for cpu in $CPUS; do
+		for smp in $SMP; do
+			bench_boot "$kver" "$initrd" "$cpu" "$smp" 2>&1 | tee -a "$RESULTS/run.txt"
+			[ "${PIPESTATUS[0]}" = 0 ] || fail=1
+			boots=$((boots + 1))
+		done
+	done
+}
+
 main() {
-	local series kver ko cpu smp t0 fail=0 boots=0 initrd
+	local t0 fail=0 boots=0
 	deps
 	t0=$(date +%s)
 	mkdir -p "$RESULTS" "$BUILD/bench"
@@ -158,26 +184,7 @@ main() {
 		cat "$BUILD/bench/bench.conf"
 	} >"$RESULTS/run.txt"
 
-	for series in $KERNELS; do
-		kver=$(find_kernel "$series")
-		if [ -z "$kver" ]; then
-			echo "bench: FAIL no Debian $series kernel with headers installed (make deps)"
-			fail=1
-			continue
-		fi
-		ko=$(build_module "$kver") || { echo "bench: FAIL building tlbpath for $kver"; fail=1; continue; }
-		initrd="$BUILD/bench/initrd-$kver.gz"
-		TLBPATH_EXTRA_ROOT="$BUILD/bench/stressng-root" \
-			make_initramfs "$initrd" "$ko" "$TOP/bench/guest-bench.sh" \
-			"$BUILD/bench/bench.conf" || die "bench: cannot pack the initramfs"
-		for cpu in $CPUS; do
-			for smp in $SMP; do
-				bench_boot "$kver" "$initrd" "$cpu" "$smp" 2>&1 | tee -a "$RESULTS/run.txt"
-				[ "${PIPESTATUS[0]}" = 0 ] || fail=1
-				boots=$((boots + 1))
-			done
-		done
-	done
+	each_kernel no_kernel no_module bench_kernel
 
 	"$TOP/bench/summarize.sh" "$RESULTS/raw.csv" >"$RESULTS/summary.csv" || fail=1
 	"$TOP/bench/report.sh" "$RESULTS/summary.csv" >"$RESULTS/results.md" || fail=1

@@ -92,8 +92,9 @@ kmake_args_of() {
 . "$TOP/scripts/vmlib-arm64.sh"
 
 # build_kmod KVER NAME PATH...: build the module whose Kbuild and sources
-# are PATH... (copied, so each kernel gets its own build) with W=1; any
-# warning fails.  Prints the .ko's path.
+# are PATH... (copied, so each kernel gets its own build) with W=1 and
+# KMAKE_EXTRA (make's arguments besides); any warning fails.  Prints the
+# .ko's path.
 build_kmod() {
 	local kver=$1 name=$2 dir="$BUILD/$1/$2"
 	shift 2
@@ -103,7 +104,7 @@ build_kmod() {
 	if [ "$(kernel_root "$kver")" = "$SID_ROOT" ]; then
 		build_in_root "$SID_ROOT" "$kver" "$dir" || { cat "$dir/build.log" >&2; return 1; }
 	else
-		make -s -C "$(kdir_of "$kver")" M="$dir" W=1 $(kmake_args_of "$kver") \
+		make -s -C "$(kdir_of "$kver")" M="$dir" W=1 $(kmake_args_of "$kver") ${KMAKE_EXTRA:-} \
 			TLBPATH_VERSION="$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$TOP/dkms.conf")" \
 			modules >"$dir/build.log" 2>&1 || { cat "$dir/build.log" >&2; return 1; }
 	fi
@@ -170,7 +171,7 @@ build_guest_programs() {
 	for src in "$TOP"/bench/*.c "$TOP"/tests/vm/*.c "$TOP"/tests/debug/*.c; do
 		[ -e "$src" ] || continue
 		bin="$out/$(basename "${src%.c}")"
-		if [ ! -e "$bin" ] || [ "$src" -nt "$bin" ]; then
+		if [ ! -e "$bin" ] || [ "$src" -nt "$bin" ] || [ "$TOP/bench/benchlib.h" -nt "$bin" ]; then
 			$cc -static -O2 -Wall -Wextra -Werror -pthread -o "$bin" "$src" || return 1
 		fi
 	done
@@ -247,7 +248,7 @@ make_initramfs() {
 	mkdir -p "$root"/{bin,sbin,proc,sys,dev,tmp,mnt,root,etc}
 	cp "$(guest_busybox "$kver")" "$root/bin/busybox"
 	bins=$(build_guest_programs "$arch") || return 1
-	cp "$bins"/* "$TOP/scripts/tlbpath-stat" "$root/bin/"
+	cp "$bins"/* "$TOP/tools/tlbpath-stat" "$root/bin/"
 	cp "$ko" "$root/"
 	kconfig_of "$ko" >"$root/kconfig"
 	[ -z "${TLBPATH_EXTRA_KO:-}" ] || cp $TLBPATH_EXTRA_KO "$root/"

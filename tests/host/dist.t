@@ -27,7 +27,7 @@ TAP_LOG=$tmp/log
 
 echo "1..10"
 
-tarball="$BUILD/tlbpath-$ver.tar.xz"
+tarball="$TOP/build/tlbpath-$ver.tar.xz"	# where make dist writes it, whatever BUILD
 tree=$(unpacked_dist "$tmp")
 t "make dist: $(basename "$tarball"), the tracked files under tlbpath-$ver/, no .git" \
 	sh -c "[ -d '$tree' ] && [ ! -e '$tree/.git' ] &&
@@ -36,7 +36,7 @@ t "make dist: $(basename "$tarball"), the tracked files under tlbpath-$ver/, no 
 t "make in the unpacked tree, for $kver: modinfo version $ver" \
 	sh -c "make -s -C '$tree' KERNELRELEASE='$kver' &&
 	       [ \"\$(modinfo -F version '$tree/tlbpath.ko')\" = '$ver' ]"
-t "make tools there" sh -c "make -s -C '$tree' tools && '$tree/scripts/tlbpath-geometry' \
+t "make tools there" sh -c "make -s -C '$tree' tools && '$tree/tools/tlbpath-geometry' \
 	'$TOP/tests/unit/cpuid/'\$(ls '$TOP/tests/unit/cpuid' | head -n1) | grep -q '^cpu=0 source='"
 
 debs="$tree/build/deb"

@@ -43,7 +43,7 @@ same "tlbpath(4) documents the module's parameters (src < > man)" "$params" "$ma
 opts() { grep -o -- ' \[\?-[-a-z]*' | tr -d ' [' | sort -u; }
 manopts() { section "$1" OPTIONS | sed 's/\\-/-/g' | sort -u; }
 same "tlbpath-stat(8) documents the options its usage names" \
-	"$(sed -n '/^usage()/,/^}/p' "$top/scripts/tlbpath-stat" | grep -v -- '--help' | opts)" \
+	"$(sed -n '/^usage()/,/^}/p' "$top/tools/tlbpath-stat" | grep -v -- '--help' | opts)" \
 	"$(manopts "$top/man/tlbpath-stat.8")"
 
 same "the tracepoint tlbpath(4) names is the module's" \

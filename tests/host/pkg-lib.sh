@@ -13,7 +13,7 @@ unpacked_dist() {
 	if git -C "$TOP" rev-parse --git-dir >/dev/null 2>&1; then
 		make -s -C "$TOP" dist >/dev/null || return 1
 		mkdir -p "$1" &&
-			tar -C "$1" -xJf "$BUILD/tlbpath-$DIST_VERSION.tar.xz" || return 1
+			tar -C "$1" -xJf "$TOP/build/tlbpath-$DIST_VERSION.tar.xz" || return 1
 	else
 		mkdir -p "$tree" &&
 			tar -C "$TOP" --exclude=./build -cf - . | tar -C "$tree" -xf - || return 1

@@ -6,7 +6,7 @@
 # of the corpus must parse, and the fixtures must give what the full dumps do.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
-tool=$top/scripts/tlbpath-geometry
+tool=$top/tools/tlbpath-geometry
 fix=$top/tests/unit/cpuid
 corpus=${TLBPATH_CPUID_CORPUS:-$top/../shared/cpuid}
 

@@ -154,6 +154,35 @@ static void model_tests(void)
 	tap_ok(d.verdict == TLBP_WIDEN, "VM without geometry or probe: 34 pages widened");
 }
 
+/*
+ * For the property loops: a random policy (threshold, enabled, with the
+ * Skylake model or none; the default cap or, if @random_cap, one from 1 to
+ * it) and a random request at @base of under @max entries of a random
+ * stride, plus 0, 1 or 2 half pages.
+ */
+struct random_req {
+	struct tlbp_policy p;
+	unsigned int s;
+	unsigned long start, end, n;
+};
+
+static struct random_req random_req(unsigned long base, int max, bool random_cap)
+{
+	static const unsigned int strides[] = { PAGE, PMD, PUD };
+	struct random_req r = { .p = {
+		.threshold = rand() % 600,
+		.cap = random_cap ? 1 + rand() % TLBP_CAP_DEFAULT : TLBP_CAP_DEFAULT,
+		.stock = 33, .enabled = rand() & 1,
+		.model = (rand() & 1) ? &skl : NULL,
+	} };
+
+	r.s = strides[rand() % 3];
+	r.start = base + ((unsigned long)rand() << PAGE);
+	r.end = r.start + ((unsigned long)(rand() % max) << r.s) + (rand() % 3) * 2048;
+	r.n = (r.end - r.start) >> r.s;
+	return r;
+}
+
 int main(void)
 {
 	static const unsigned int strides[] = { PAGE, PMD, PUD };
@@ -238,23 +267,14 @@ int main(void)
 	srand(2);
 	bad = 0;
 	for (i = 0; i < 200000; i++) {
-		struct tlbp_policy p = {
-			.threshold = rand() % 600, .cap = TLBP_CAP_DEFAULT,
-			.stock = 33, .enabled = rand() & 1,
-			.model = (rand() & 1) ? &skl : NULL,
-		};
-		unsigned int s = strides[rand() % 3];
-		unsigned long start = base + ((unsigned long)rand() << PAGE);
-		unsigned long end = start + ((unsigned long)(rand() % 700) << s) +
-				    (rand() % 3) * 2048;
-		unsigned long n = (end - start) >> s;
+		struct random_req r = random_req(base, 700, false);
 		bool kernel_full;
 
-		tlbp_decide(&p, start, end, s, (unsigned long)rand() % 100000, &d);
-		kernel_full = n > tlbp_policy_ceiling(&p);
+		tlbp_decide(&r.p, r.start, r.end, r.s, (unsigned long)rand() % 100000, &d);
+		kernel_full = r.n > tlbp_policy_ceiling(&r.p);
 		/* The model may widen below the ceiling, never keep above it. */
 		if ((d.verdict == TLBP_PERPAGE && kernel_full) ||
-		    (!p.model && d.verdict == TLBP_WIDEN && !kernel_full) ||
+		    (!r.p.model && d.verdict == TLBP_WIDEN && !kernel_full) ||
 		    (d.verdict == TLBP_PERPAGE && d.invalidations > TLBP_CAP_DEFAULT + 1))
 			bad++;
 	}
@@ -266,23 +286,14 @@ int main(void)
 	 */
 	bad = 0;
 	for (i = 0; i < 200000; i++) {
-		struct tlbp_policy p = {
-			.threshold = rand() % 600, .cap = 1 + rand() % TLBP_CAP_DEFAULT,
-			.stock = 33, .enabled = rand() & 1,
-			.model = (rand() & 1) ? &skl : NULL,
-		};
-		unsigned int s = strides[rand() % 3];
-		unsigned long start = base + ((unsigned long)rand() << PAGE);
-		unsigned long end = start + ((unsigned long)(rand() % 64) << s) +
-				    (rand() % 3) * 2048;
-		unsigned long n = (end - start) >> s;
-		u32 fast = tlbp_policy_fast_keep(&p);
+		struct random_req r = random_req(base, 64, true);
+		u32 fast = tlbp_policy_fast_keep(&r.p);
 
-		tlbp_decide(&p, start, end, s, (unsigned long)rand() % 100000, &d);
-		if (n <= fast && (d.verdict != TLBP_PERPAGE || d.stock_full ||
-				  d.invalidations != (end - start + (1ul << s) - 1) >> s))
+		tlbp_decide(&r.p, r.start, r.end, r.s, (unsigned long)rand() % 100000, &d);
+		if (r.n <= fast && (d.verdict != TLBP_PERPAGE || d.stock_full ||
+				    d.invalidations != (r.end - r.start + (1ul << r.s) - 1) >> r.s))
 			bad++;
-		if (n == fast + 1 && d.verdict == TLBP_PERPAGE && !d.stock_full)
+		if (r.n == fast + 1 && d.verdict == TLBP_PERPAGE && !d.stock_full)
 			bad++;
 	}
 	tap_eq(bad, 0, "200000 random requests: within fast_keep, kept as stock keeps them");

@@ -21,8 +21,6 @@
 #include <linux/string.h>
 #include <asm/tlb.h>
 
-static atomic_long_t dropped;
-
 /*
  * The first argument.  Up to 6.1 arm64 saves full registers; from 6.2 on
  * it has DYNAMIC_FTRACE_WITH_ARGS only, where SAVE_REGS cannot register.
@@ -45,6 +43,8 @@ static unsigned long first_arg(struct ftrace_regs *fregs)
 }
 #endif
 
+#include "dropflush.h"
+
 /* (struct mmu_gather *tlb, struct vm_area_struct *vma, start, end, ...) */
 static void notrace drop_cb(unsigned long ip, unsigned long parent_ip,
 			    struct ftrace_ops *op, struct ftrace_regs *fregs)
@@ -59,11 +59,6 @@ static void notrace drop_cb(unsigned long ip, unsigned long parent_ip,
 	atomic_long_inc(&dropped);
 }
 
-static struct ftrace_ops drop_ops = {
-	.func = drop_cb,
-	.flags = DROP_FLAGS,
-};
-
 static int __init dropflush_init(void)
 {
 	/* 7.2 zaps in __zap_vma_range(), as tlbpath's hook_arm64.c says. */
@@ -77,25 +72,7 @@ static int __init dropflush_init(void)
 					    strlen(unmap[i]), 0);
 	if (!ret && !found)
 		ret = -ENOENT;
-	if (!ret)
-		ret = register_ftrace_function(&drop_ops);
-	if (ret) {
-		ftrace_free_filter(&drop_ops);
-		pr_err("cannot hook the mmu_gather choke points (%d)\n", ret);
-		return ret;
-	}
-	pr_info("narrowing flushes of processes named staletlb\n");
-	return 0;
-}
-
-static void __exit dropflush_exit(void)
-{
-	unregister_ftrace_function(&drop_ops);
-	ftrace_free_filter(&drop_ops);
-	pr_info("narrowed %ld flushes\n", atomic_long_read(&dropped));
+	return drop_register(ret, "the mmu_gather choke points");
 }
 
 module_init(dropflush_init);
-module_exit(dropflush_exit);
-MODULE_LICENSE("GPL");
-MODULE_DESCRIPTION("Test only: narrows TLB flushes so the stale-TLB detector can be seen to fail");

@@ -16,7 +16,8 @@
 #include <linux/string.h>
 #include <asm/tlbflush.h>
 
-static atomic_long_t dropped;
+#define DROP_FLAGS	FTRACE_OPS_FL_SAVE_REGS
+#include "dropflush.h"
 
 static void notrace drop_cb(unsigned long ip, unsigned long parent_ip,
 			    struct ftrace_ops *op, struct ftrace_regs *fregs)
@@ -37,36 +38,12 @@ static void notrace drop_cb(unsigned long ip, unsigned long parent_ip,
 	atomic_long_inc(&dropped);
 }
 
-static struct ftrace_ops drop_ops = {
-	.func = drop_cb,
-	.flags = FTRACE_OPS_FL_SAVE_REGS,
-};
-
 static int __init dropflush_init(void)
 {
-	int ret;
+	int ret = ftrace_set_filter(&drop_ops, "flush_tlb_mm_range",
+				    strlen("flush_tlb_mm_range"), 1);
 
-	ret = ftrace_set_filter(&drop_ops, "flush_tlb_mm_range",
-				strlen("flush_tlb_mm_range"), 1);
-	if (!ret)
-		ret = register_ftrace_function(&drop_ops);
-	if (ret) {
-		ftrace_free_filter(&drop_ops);
-		pr_err("cannot hook flush_tlb_mm_range (%d)\n", ret);
-		return ret;
-	}
-	pr_info("narrowing flushes of processes named staletlb\n");
-	return 0;
-}
-
-static void __exit dropflush_exit(void)
-{
-	unregister_ftrace_function(&drop_ops);
-	ftrace_free_filter(&drop_ops);
-	pr_info("narrowed %ld flushes\n", atomic_long_read(&dropped));
+	return drop_register(ret, "flush_tlb_mm_range");
 }
 
 module_init(dropflush_init);
-module_exit(dropflush_exit);
-MODULE_LICENSE("GPL");
-MODULE_DESCRIPTION("Test only: narrows TLB flushes so the stale-TLB detector can be seen to fail");
