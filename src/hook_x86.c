@@ -305,6 +305,9 @@ static struct attribute *counters_attrs[] = {
 	NULL,
 };
 
+/* x86 has every path: each counter has its file. */
+static_assert(TLBP_NR_CORE_COUNTERS + ARRAY_SIZE(counters_attrs) - 1 == TLBP_NR_COUNTERS);
+
 const struct attribute_group tlbp_hook_counters_group = {
 	.name = "counters",
 	.attrs = counters_attrs,

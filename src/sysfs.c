@@ -125,6 +125,9 @@ static struct attribute *counters_attrs[] = {
 	NULL,
 };
 
+/* Each counter of its own, then reset and the end. */
+static_assert(ARRAY_SIZE(counters_attrs) == TLBP_NR_CORE_COUNTERS + 2);
+
 static const struct attribute_group counters_group = {
 	.name = "counters",
 	.attrs = counters_attrs,

@@ -57,6 +57,9 @@ struct tlbp_counter_attr {
 	enum tlbp_counter idx;
 };
 
+/* The counters every architecture publishes (sysfs.c); each adds its own. */
+#define TLBP_NR_CORE_COUNTERS	6
+
 ssize_t tlbp_counter_show(struct kobject *k, struct kobj_attribute *a, char *buf);
 
 #define TLBP_ATTR_COUNTER(_name, _idx)					\
