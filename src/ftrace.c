@@ -3,8 +3,6 @@
  * Registering and unregistering the hooks of any architecture, and the
  * load-time self-test's user flush.
  */
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
-
 #include <linux/err.h>
 #include <linux/mm.h>
 #include <linux/mman.h>

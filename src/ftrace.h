@@ -7,7 +7,9 @@
 #define _TLBPATH_FTRACE_H
 
 #include <linux/ftrace.h>
-#include "tlbpath.h"
+#include "tlbpath/policy.h"
+#include "counters.h"
+#include "tunables.h"
 
 struct tlbp_hook {
 	const char *name;

@@ -30,8 +30,6 @@
  * mremap's move_ptes() and the hugetlb paths call flush_tlb_range() inline
  * without an mmu_gather: they are not reached, and flush as stock.
  */
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
-
 #include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/mman.h>
@@ -42,9 +40,9 @@
 #include <asm/processor.h>
 #include <asm/tlb.h>
 #include <asm/tlbflush.h>
-#include "ftrace.h"
 #include "arch.h"
-#include "tlbpath/tlbi.h"
+#include "cpu_arm64.h"
+#include "ftrace.h"
 
 static_assert(TLBP_TLBI_MAX_RANGE_PAGES == MAX_TLBI_RANGE_PAGES);
 /* A widened range is always past the kernel's own full-flush limit. */
@@ -85,6 +83,19 @@ static __always_inline bool args(struct ftrace_regs *fregs, unsigned long *a, in
 #endif
 
 /*
+ * Every callback's prologue: its first @n arguments in @a once tlbpath is
+ * live, and ftrace's recursion guard taken; below 0: leave the call alone.
+ */
+static __always_inline notrace int enter(unsigned long ip, unsigned long parent_ip,
+					 struct ftrace_ops *op, struct ftrace_regs *fregs,
+					 unsigned long *a, int n)
+{
+	if (!args(fregs, a, n) || !tlbp_hook_live(op, ip))
+		return -1;
+	return ftrace_test_recursion_trylock(ip, parent_ip);
+}
+
+/*
  * Decide on [start, end) at @stride, count, and widen the gathered range
  * of @tlb if so decided.
  */
@@ -100,7 +111,7 @@ static void notrace decide(struct mmu_gather *tlb, unsigned long start,
 	pages = (end - start) >> PAGE_SHIFT;
 	ops = tlbp_tlbi_ops(&tlbp_arm64.tlbi, start, pages, ilog2(stride) - PAGE_SHIFT);
 
-	tlbp_policy_now(&p, this_cpu_ptr(&tlbp_cpu_model));
+	tlbp_policy_now(&p, NULL);	/* no model on arm64 */
 	/* The decision counts entries; here they are TLBI operations. */
 	tlbp_decide(&p, 0, ops, 0, TLBP_FOOTPRINT_UNKNOWN, &d);
 	if (d.verdict == TLBP_WIDEN) {
@@ -128,9 +139,7 @@ static void notrace tlbp_vma_cb(unsigned long ip, unsigned long parent_ip,
 	unsigned long a[4], start, end;
 	int bit;
 
-	if (!args(fregs, a, 4) || !tlbp_hook_live(op, ip))
-		return;
-	bit = ftrace_test_recursion_trylock(ip, parent_ip);
+	bit = enter(ip, parent_ip, op, fregs, a, 4);
 	if (bit < 0)
 		return;
 
@@ -156,9 +165,7 @@ static void notrace tlbp_flush_cb(unsigned long ip, unsigned long parent_ip,
 	unsigned long a[1];
 	int bit;
 
-	if (!args(fregs, a, 1) || !tlbp_hook_live(op, ip))
-		return;
-	bit = ftrace_test_recursion_trylock(ip, parent_ip);
+	bit = enter(ip, parent_ip, op, fregs, a, 1);
 	if (bit < 0)
 		return;
 

@@ -10,7 +10,7 @@
  *  - tlbp_decide(p, start, end, stride, footprint, d), where a
  *    calibrated model (tlbp_model_init() from measured costs) may decide
  *    and the footprint is the mm's resident pages (get_mm_rss(), as
- *    src/hook.c passes it).  "tlbpath-model" feeds the model the
+ *    src/hook_x86.c passes it).  "tlbpath-model" feeds the model the
  *    simulator's own costs, as if calibration had measured exactly those:
  *    INVLPG, full flush, and a page walk as the refill.
  *

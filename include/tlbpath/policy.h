@@ -20,7 +20,7 @@
 #define TLBP_CAP_LIMIT		4096
 
 /*
- * Costs measured at load (calibrate.c), in TSC cycles; 0: not measured.
+ * Costs measured at load (calibrate_x86.c), in TSC cycles; 0: not measured.
  */
 struct tlbp_costs {
 	u32 invlpg;	/* invalidating one present entry */

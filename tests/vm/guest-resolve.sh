@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# In-guest: how tlbpath finds tlb_single_page_flush_ceiling (src/ceiling.c).
+# In-guest: how tlbpath finds tlb_single_page_flush_ceiling (src/ceiling_x86.c).
 # From the hooked functions, whatever the compiler inlined there; and,
 # through the test-only ceiling_root parameter, from functions chosen here:
 # one call away from the code that names the ceiling it is found (and it is

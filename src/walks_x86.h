@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Each CPU's page-walk counter (walks.c): a kernel perf event per CPU,
+ * Each CPU's page-walk counter (walks_x86.c): a kernel perf event per CPU,
  * created when the CPU comes online and released when it goes, read on
  * its own CPU from any context.
  */
-#ifndef _TLBPATH_WALKS_H
-#define _TLBPATH_WALKS_H
+#ifndef _TLBPATH_WALKS_X86_H
+#define _TLBPATH_WALKS_X86_H
 
 #include <linux/types.h>
 
@@ -45,4 +45,4 @@ bool tlbp_walks_read(u64 *count);
  */
 int tlbp_walks_error(unsigned int cpu);
 
-#endif /* _TLBPATH_WALKS_H */
+#endif /* _TLBPATH_WALKS_X86_H */

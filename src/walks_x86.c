@@ -15,7 +15,7 @@
 #include <linux/slab.h>
 #include <linux/perf_event.h>
 #include <linux/percpu.h>
-#include "walks.h"
+#include "walks_x86.h"
 
 /*
  * A counter's event, and its place on the list of those that wait to be

@@ -34,13 +34,20 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
-#include "tlbpath.h"
+#include "ceiling_x86.h"
+#include "hook_x86.h"
+#include "sysfs.h"
 
 #define MAX_SCAN	4096	/* bytes read of any one function */
 #define MAX_FUNCS	48	/* functions read in all, callees included */
 
 static unsigned long *ceiling;
 static unsigned long ceiling_orig;
+
+/* Only the refusal tests change this: a name that cannot be found. */
+static char *ceiling_symbol = "tlb_single_page_flush_ceiling";
+module_param(ceiling_symbol, charp, 0444);
+MODULE_PARM_DESC(ceiling_symbol, "For tests only: the ceiling variable to look for");
 
 /*
  * For the resolver's own test only: look from this function (its address
@@ -230,7 +237,7 @@ static unsigned long *scan_function(struct scan_state *s, unsigned long ip,
 }
 
 /* @sym is tlb_single_page_flush_ceiling but for the refusal tests. */
-int tlbp_ceiling_resolve(const char *sym)
+static int resolve(const char *sym)
 {
 	struct scan_state *s;
 
@@ -253,6 +260,16 @@ int tlbp_ceiling_resolve(const char *sym)
 		return -ENOENT;
 	ceiling_orig = READ_ONCE(*ceiling);
 	return 0;
+}
+
+int tlbp_ceiling_resolve(void)
+{
+	int ret = resolve(ceiling_symbol);
+
+	if (ret)
+		pr_err("cannot find %s in flush_tlb_mm_range() or flush_tlb_kernel_range()\n",
+		       ceiling_symbol);
+	return ret;
 }
 
 unsigned long tlbp_ceiling_read(void)
@@ -307,3 +324,13 @@ void tlbp_ceiling_restore(void)
 {
 	WRITE_ONCE(*ceiling, ceiling_orig);
 }
+
+TLBP_ATTR_RO_U32(kernel_ceiling, tlbp_ceiling_read());
+
+static struct attribute *ceiling_attrs[] = {
+	&kernel_ceiling_attr.attr, NULL,
+};
+
+const struct attribute_group tlbp_ceiling_group = {
+	.attrs = ceiling_attrs,
+};

@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The adaptive default in the module (adaptive.c): a controller per CPU
- * (tlbpath/adapt.h), fed by that CPU's page-walk counter (walks.h).
+ * The adaptive default on x86 (adaptive_x86.c): a controller per CPU
+ * (tlbpath/adapt.h), fed by that CPU's page-walk counter (walks_x86.h).
  */
-#ifndef _TLBPATH_ADAPTIVE_H
-#define _TLBPATH_ADAPTIVE_H
+#ifndef _TLBPATH_ADAPTIVE_X86_H
+#define _TLBPATH_ADAPTIVE_X86_H
 
 #include <linux/percpu.h>
 #include <linux/sysfs.h>
 #include "tlbpath/adapt.h"
-#include "walks.h"
+#include "walks_x86.h"
 
 struct mm_struct;
 
@@ -21,11 +21,12 @@ extern bool tlbp_adapting;
 /* /sys/kernel/tlbpath/adapt/ */
 extern const struct attribute_group tlbp_adaptive_group;
 
-int tlbp_adaptive_init(enum tlbp_walk_event ev);
+/* The walk_event parameter, checked; the counters and the probe set up. */
+int tlbp_adaptive_init(void);
 void tlbp_adaptive_exit(void);
 
 /*
- * Under tlbp_lock, after any change of policy, costs or CPUs, once
+ * Under the tunables' lock, after any change of policy, costs or CPUs, once
  * tlbp_fast_keep holds the policy's own fast limits: restart every
  * controller, let each lower its CPU's fast limit, and hook or unhook the
  * tracepoint.  @want: the policy asks for the controllers.
@@ -36,4 +37,4 @@ void tlbp_adaptive_apply(bool want);
 bool tlbp_adaptive_decide(struct mm_struct *mm, unsigned long entries,
 			  enum tlbp_reason *why);
 
-#endif /* _TLBPATH_ADAPTIVE_H */
+#endif /* _TLBPATH_ADAPTIVE_X86_H */

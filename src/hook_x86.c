@@ -11,7 +11,7 @@
  *
  * A kept range stays exactly as the caller asked; for the kernel to
  * honour it above 33 pages, tlb_single_page_flush_ceiling is kept equal to
- * the largest count the policy can choose (see tlbp_apply_policy()).
+ * the largest count the policy can choose (tlbp_arch_follow()).
  */
 #include <linux/gfp.h>
 #include <linux/mm.h>
@@ -19,8 +19,12 @@
 #include <linux/smp.h>
 #include <linux/vmalloc.h>
 #include <asm/tlbflush.h>
+#include "adaptive_x86.h"
+#include "arch.h"
+#include "calibrate_x86.h"
 #include "ftrace.h"
-#include "adaptive.h"
+#include "hook_x86.h"
+#include "sysfs.h"
 
 #define CREATE_TRACE_POINTS
 #include "trace.h"
@@ -45,6 +49,15 @@ static __always_inline struct pt_regs *args_of(struct ftrace_regs *fregs)
 #else
 	return &fregs->regs;
 #endif
+}
+
+/* Every callback's prologue: its arguments in @regs; false until tlbpath is live. */
+static __always_inline notrace bool live_args(unsigned long ip, struct ftrace_ops *op,
+					      struct ftrace_regs *fregs,
+					      struct pt_regs **regs)
+{
+	*regs = args_of(fregs);
+	return tlbp_hook_live(op, ip);
 }
 
 /*
@@ -148,13 +161,17 @@ static void notrace tlbp_mm_range_cb(unsigned long ip, unsigned long parent_ip,
 				     struct ftrace_ops *op,
 				     struct ftrace_regs *fregs)
 {
-	struct pt_regs *regs = args_of(fregs);
-	struct mm_struct *mm = (struct mm_struct *)regs->di;
-	unsigned long start = regs->si, end = regs->dx;
-	unsigned int stride_shift = (unsigned int)regs->cx;
+	unsigned long start, end;
+	unsigned int stride_shift;
+	struct mm_struct *mm;
+	struct pt_regs *regs;
 
-	if (!tlbp_hook_live(op, ip))
+	if (!live_args(ip, op, fregs, &regs))
 		return;
+	mm = (struct mm_struct *)regs->di;
+	start = regs->si;
+	end = regs->dx;
+	stride_shift = (unsigned int)regs->cx;
 	/* TLB_FLUSH_ALL, or a range that wraps, counts as huge: never fast. */
 	if (likely(((end - start) >> stride_shift) <= this_cpu_read(tlbp_fast_keep) &&
 		   !trace_decision_enabled())) {
@@ -173,13 +190,15 @@ static void notrace tlbp_kernel_range_cb(unsigned long ip,
 					 struct ftrace_ops *op,
 					 struct ftrace_regs *fregs)
 {
-	struct pt_regs *regs = args_of(fregs);
-	unsigned long start = regs->di, end = regs->si;
+	unsigned long start, end;
 	struct tlbp_decision d;
 	struct tlbp_policy p;
+	struct pt_regs *regs;
 
-	if (!tlbp_hook_live(op, ip))
+	if (!live_args(ip, op, fregs, &regs))
 		return;
+	start = regs->di;
+	end = regs->si;
 	preempt_disable_notrace();
 	tlbp_policy_now(&p, this_cpu_ptr(&tlbp_cpu_model));
 	tlbp_decide(&p, start, end, PAGE_SHIFT, TLBP_FOOTPRINT_UNKNOWN, &d);
@@ -260,3 +279,36 @@ int tlbp_hooks_selftest(void)
 			return -ENODEV;
 	return 0;
 }
+
+/* counters/: the paths only x86 has */
+
+TLBP_ATTR_COUNTER(user_remote, TLBP_USER_REMOTE);
+TLBP_ATTR_COUNTER(user_local, TLBP_USER_LOCAL);
+#ifdef TLBP_HAVE_BROADCAST
+TLBP_ATTR_COUNTER(user_broadcast, TLBP_USER_BROADCAST);
+#endif
+TLBP_ATTR_COUNTER(kernel_perpage, TLBP_KERNEL_PERPAGE);
+TLBP_ATTR_COUNTER(kernel_widened, TLBP_KERNEL_WIDENED);
+TLBP_ATTR_COUNTER(kernel_caller_full, TLBP_KERNEL_CALLER_FULL);
+TLBP_ATTR_COUNTER(kernel_pages, TLBP_KERNEL_PAGES);
+
+static struct attribute *counters_attrs[] = {
+	&user_remote_attr.kattr.attr,
+	&user_local_attr.kattr.attr,
+#ifdef TLBP_HAVE_BROADCAST
+	&user_broadcast_attr.kattr.attr,
+#endif
+	&kernel_perpage_attr.kattr.attr,
+	&kernel_widened_attr.kattr.attr,
+	&kernel_caller_full_attr.kattr.attr,
+	&kernel_pages_attr.kattr.attr,
+	NULL,
+};
+
+/* x86 has every path: each counter has its file. */
+static_assert(TLBP_NR_CORE_COUNTERS + ARRAY_SIZE(counters_attrs) - 1 == TLBP_NR_COUNTERS);
+
+const struct attribute_group tlbp_hook_counters_group = {
+	.name = "counters",
+	.attrs = counters_attrs,
+};

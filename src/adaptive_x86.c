@@ -2,7 +2,7 @@
 /*
  * The adaptive default: one controller per CPU (adapt.c, pure C) learns
  * what a full flush costs in refills from that CPU's page-walk counter
- * (walks.c), read wherever the CPU executes a flush: the tlb:tlb_flush
+ * (walks_x86.c), read wherever the CPU executes a flush: the tlb:tlb_flush
  * tracepoint fires on the CPU that flushes, local and remote alike, so the
  * refills of every thread of a process count.  The hook consults the
  * controller above its fast limit.
@@ -21,13 +21,21 @@
 #include <linux/cpu.h>
 #include <linux/cpumask.h>
 #include <linux/mm_types.h>
+#include <linux/moduleparam.h>
 #include <linux/smp.h>
 #include <linux/sysfs.h>
 #include <linux/tracepoint.h>
 #include <linux/workqueue.h>
 #include <asm/msr.h>
-#include "tlbpath.h"
-#include "adaptive.h"
+#include "adaptive_x86.h"
+#include "calibrate_x86.h"
+#include "ceiling_x86.h"
+#include "cpu_x86.h"
+#include "tunables.h"
+
+static char *walk_event = "hw";
+module_param(walk_event, charp, 0444);
+MODULE_PARM_DESC(walk_event, "Page walks counted for the adaptive default: hw, none, or sw (tests: the cpu-clock software event)");
 
 DEFINE_PER_CPU(struct tlbp_adapt, tlbp_cpu_adapt);
 bool tlbp_adapting;
@@ -104,7 +112,7 @@ static void find_tlb_flush(struct tracepoint *tp, void *priv)
  */
 void tlbp_adaptive_apply(bool want)
 {
-	want = want && probe_on && tlbp_calibrated;
+	want = want && probe_on && tlbp_model_ready;
 	if (!want && READ_ONCE(tlbp_adapting)) {
 		WRITE_ONCE(tlbp_adapting, false);
 		/* No probe or hook in flight may raise the ceiling after this. */
@@ -175,7 +183,7 @@ bool tlbp_adaptive_decide(struct mm_struct *mm, unsigned long entries,
 	return keep;
 }
 
-int tlbp_adaptive_init(enum tlbp_walk_event ev)
+static int setup(enum tlbp_walk_event ev)
 {
 	static const struct tlbp_geometry none;
 	static const struct tlbp_costs unmeasured;
@@ -206,6 +214,24 @@ int tlbp_adaptive_init(enum tlbp_walk_event ev)
 		probe_on = true;
 	}
 	return 0;
+}
+
+int tlbp_adaptive_init(void)
+{
+	enum tlbp_walk_event ev;
+	int ret;
+
+	for (ev = TLBP_WALKS_HW; ev <= TLBP_WALKS_NONE; ev++)
+		if (!strcmp(walk_event, tlbp_walk_event_name(ev)))
+			break;
+	if (ev > TLBP_WALKS_NONE) {
+		pr_err("walk_event=%s is not hw, sw or none\n", walk_event);
+		return -EINVAL;
+	}
+	ret = setup(ev);
+	if (ret)
+		pr_err("cannot set up the page-walk counters (%d)\n", ret);
+	return ret;
 }
 
 /* Under no lock: the tracepoint unhooked, no probe left running. */

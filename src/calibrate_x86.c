@@ -25,10 +25,9 @@
  * Costs are in TSC cycles.  Under emulation (QEMU TCG) they are the
  * emulator's costs, which is what the decision then has to weigh there.
  */
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
-
 #include <linux/ktime.h>
 #include <linux/mm.h>
+#include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/sort.h>
@@ -36,7 +35,11 @@
 #include <asm/cpufeature.h>
 #include <asm/msr.h>
 #include <asm/special_insns.h>
-#include "tlbpath.h"
+#include "arch.h"
+#include "calibrate_x86.h"
+#include "cpu_x86.h"
+#include "sysfs.h"
+#include "tunables.h"
 
 #define CAL_PAGES	64	/* pages per timed pass */
 #define CAL_ROUNDS	9	/* rounds; the median is kept */
@@ -52,9 +55,12 @@ struct cal_round {
 	u64 t[T_NR];
 };
 
+static bool calibrate = true;
+module_param(calibrate, bool, 0444);
+MODULE_PARM_DESC(calibrate, "Measure flush and refill costs at load");
+
 struct tlbp_costs tlbp_costs;
 struct tlbp_cal_info tlbp_cal;
-bool tlbp_calibrated;
 DEFINE_PER_CPU(struct tlbp_model, tlbp_cpu_model);
 
 /*
@@ -224,7 +230,7 @@ void tlbp_model_refresh_cpu(unsigned int cpu)
 {
 	struct tlbp_model m = { 0 };
 
-	if (tlbp_calibrated)
+	if (tlbp_model_ready)
 		tlbp_model_init(&m, &per_cpu(tlbp_cpu_geo, cpu), &tlbp_costs,
 				tlbp_policy.cap);
 	per_cpu(tlbp_cpu_model, cpu) = m;
@@ -232,9 +238,9 @@ void tlbp_model_refresh_cpu(unsigned int cpu)
 
 /*
  * Measure on one CPU and rebuild every CPU's model.  Sleeps; the caller
- * holds tlbp_lock, and re-applies the policy afterwards.
+ * holds the tunables' lock, and re-applies the policy afterwards.
  */
-int tlbp_calibrate(void)
+static int measure_all(void)
 {
 	struct tlbp_costs c = { 0 };
 	struct page **pages;
@@ -264,9 +270,98 @@ int tlbp_calibrate(void)
 	tlbp_cal.runs++;
 	if (!ret) {
 		tlbp_costs = c;
-		WRITE_ONCE(tlbp_calibrated, c.invlpg && c.full);
+		WRITE_ONCE(tlbp_model_ready, c.invlpg && c.full);
 	}
 	for_each_possible_cpu(cpu)
 		tlbp_model_refresh_cpu(cpu);
 	return ret;
 }
+
+/* Measure, and let the policy follow the new costs. */
+static int recalibrate(void)
+{
+	int ret;
+
+	tlbp_tunables_lock();
+	ret = measure_all();
+	tlbp_tunables_apply_unlock();
+	return ret;
+}
+
+void tlbp_calibrate_load(void)
+{
+	int ret;
+
+	if (!calibrate)
+		return;
+	ret = recalibrate();
+	if (ret)
+		pr_warn("calibration failed (%d): no model\n", ret);
+}
+
+/* model: auto follows each CPU's calibrated model */
+
+TLBP_ATTR_BOOL(model, tlbp_tunables_get().use_model, tlbp_set_model);
+
+static struct attribute *model_attrs[] = {
+	&model_attr.attr, NULL,
+};
+
+const struct attribute_group tlbp_model_group = {
+	.attrs = model_attrs,
+};
+
+/* calibration/: the costs, the boot CPU's model limits, and run */
+
+#define BOOT_MODEL	(&per_cpu(tlbp_cpu_model, tlbp_boot_cpu()))
+
+TLBP_ATTR_RO_U32(invlpg_cycles, tlbp_costs.invlpg);
+TLBP_ATTR_RO_U32(full_cycles, tlbp_costs.full);
+TLBP_ATTR_RO_U32(refill_cycles, tlbp_costs.refill);
+TLBP_ATTR_RO_U32(refill_invlpg_cycles, tlbp_cal.refill_invlpg);
+TLBP_ATTR_RO_U32(hit_cycles, tlbp_cal.hit);
+TLBP_ATTR_RO_U32(reach, tlbp_costs.reach);
+TLBP_ATTR_RO_U32(cpu, tlbp_cal.cpu);
+TLBP_ATTR_RO_U32(runs, tlbp_cal.runs);
+TLBP_ATTR_RO_U32(limit_4k, BOOT_MODEL->limit[TLBP_4K]);
+TLBP_ATTR_RO_U32(limit_2m, BOOT_MODEL->limit[TLBP_2M]);
+TLBP_ATTR_RO_U32(limit_1g, BOOT_MODEL->limit[TLBP_1G]);
+
+static ssize_t status_show(struct kobject *k, struct kobj_attribute *a, char *buf)
+{
+	if (!tlbp_cal.runs)
+		return sysfs_emit(buf, "off\n");
+	if (tlbp_cal.status)
+		return sysfs_emit(buf, "failed %d\n", tlbp_cal.status);
+	return sysfs_emit(buf, "ok\n");
+}
+
+/* Write 1: measure again. */
+static ssize_t run_store(struct kobject *k, struct kobj_attribute *a,
+			 const char *buf, size_t len)
+{
+	u32 v;
+	int ret;
+
+	if (tlbp_sysfs_parse_u32(buf, len, 1, &v) || v != 1)
+		return -EINVAL;
+	ret = recalibrate();
+	return ret ? ret : len;
+}
+
+static struct kobj_attribute status_attr = __ATTR_RO(status);
+static struct kobj_attribute run_attr = __ATTR_WO(run);
+
+static struct attribute *calibration_attrs[] = {
+	&invlpg_cycles_attr.attr, &full_cycles_attr.attr,
+	&refill_cycles_attr.attr, &refill_invlpg_cycles_attr.attr,
+	&hit_cycles_attr.attr, &reach_attr.attr, &cpu_attr.attr,
+	&runs_attr.attr, &limit_4k_attr.attr, &limit_2m_attr.attr,
+	&limit_1g_attr.attr, &status_attr.attr, &run_attr.attr,
+	NULL,
+};
+
+const struct attribute_group tlbp_calibration_group = {
+	.name = "calibration",
+	.attrs = calibration_attrs,
+};
