@@ -10,7 +10,8 @@
 #
 # KERNEL as find_kernel takes it ("6.1", "6.1-rt", "sid", "debug"), ARCH
 # x86 or arm64, CPU QEMU's model ("-": the arch's default), TEST the guest
-# script guest-TEST.sh, then the row's environment (NEEDS, VM_TIMEOUT...).
+# script guest-TEST.sh, then the row's environment (NEEDS, VM_TIMEOUT...),
+# which the guest script sees too (CYCLES...).
 # ROWS=regex runs only the rows it matches (e.g. ROWS='^6.1 .* stale').
 set -uo pipefail
 . "$(dirname "$0")/vmlib.sh"
@@ -39,7 +40,7 @@ while read -r kernel arch smp cpu test env; do
 		"1.."*) ;;
 		*) echo "$line" ;;
 		esac
-	done < <(env VM_CPU="$cpu" $env "$TOP/scripts/vm-test.sh" "$spec" "$test" "$smp" 2>&1 </dev/null)
+	done < <(env VM_CPU="$cpu" GUEST_ENV="$env" $env "$TOP/scripts/vm-test.sh" "$spec" "$test" "$smp" 2>&1 </dev/null)
 done <"$table"
 echo "1..$n"
 echo "# $rows rows of $table, $fail failed tests"

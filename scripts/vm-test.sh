@@ -9,7 +9,7 @@
 # tests/debug; or the script TEST names by its path) there and print TAP: the guest's results, then whether the
 # guest finished and whether its kernel log is free of bug reports.
 # VM_CPU picks QEMU's CPU model; NEEDS="stress-ng perf mm-selftests" lays
-# those over the guest's root.
+# those over the guest's root; GUEST_ENV="VAR=value ..." is set in the guest.
 set -uo pipefail
 . "$(dirname "$0")/vmlib.sh"
 
@@ -46,6 +46,7 @@ for need in ${NEEDS:-}; do
 		binary_root "$extra" "$need" ;;
 	esac || { echo "1..1"; echo "not ok 1 - pack $need for the guest"; exit 1; }
 done
+echo "${GUEST_ENV:-}" | tr ' ' '\n' | sed -n 's/^\([A-Z_][A-Z0-9_]*=[^;&|$`]*\)$/export \1/p' >"$extra/guest.env"
 export TLBPATH_EXTRA_ROOT="$extra"
 make_initramfs "$work/initrd.gz" "$ko" "$script" ||
 	{ echo "1..1"; echo "not ok 1 - pack the initramfs"; exit 1; }

@@ -2,6 +2,9 @@
 # TAP helpers for the guest (busybox ash).  Results go to the second serial
 # port; the host harness numbers them and checks the console log.
 
+# The matrix row's environment (vm-test.sh: GUEST_ENV).
+[ ! -e /guest.env ] || . /guest.env
+
 T=/sys/kernel/tlbpath
 DBG=/sys/kernel/debug/x86/tlb_single_page_flush_ceiling
 TR=/sys/kernel/tracing
