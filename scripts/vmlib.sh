@@ -4,6 +4,8 @@
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${BUILD:-$TOP/build}
+# The version, written in dkms.conf only (DKMS reads it there).
+TLBPATH_VERSION=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$TOP/dkms.conf")
 
 die() { echo "$*" >&2; exit 1; }
 
@@ -105,7 +107,7 @@ build_kmod() {
 		build_in_root "$SID_ROOT" "$kver" "$dir" || { cat "$dir/build.log" >&2; return 1; }
 	else
 		make -s -C "$(kdir_of "$kver")" M="$dir" W=1 $(kmake_args_of "$kver") ${KMAKE_EXTRA:-} \
-			TLBPATH_VERSION="$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$TOP/dkms.conf")" \
+			TLBPATH_VERSION="$TLBPATH_VERSION" \
 			modules >"$dir/build.log" 2>&1 || { cat "$dir/build.log" >&2; return 1; }
 	fi
 	if grep -E 'warning:|error:' "$dir/build.log" >&2; then
@@ -138,7 +140,7 @@ build_in_root() {
 	mkdir -p "$root$rel"
 	cp -r "$dir"/. "$root$rel/"
 	run_in_root "$root" make -s -C "/lib/modules/$kver/build" M="$rel" W=1 \
-		TLBPATH_VERSION="$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$TOP/dkms.conf")" \
+		TLBPATH_VERSION="$TLBPATH_VERSION" \
 		modules >"$dir/build.log" 2>&1
 	rc=$?
 	[ $rc != 0 ] || cp "$root$rel"/*.ko "$dir/" || rc=1
@@ -359,15 +361,13 @@ guest_drivers() {
 
 # guest_run CONSOLE_LOG OUTPUT_LOG QEMU_COMMAND...
 # Run QEMU for at most VM_TIMEOUT seconds (default 600).  A kernel that
-# has not started /init within VM_BOOT_TIMEOUT seconds (default 240; a
-# boot takes 3-10 s here) is stopped and booted again, VM_BOOT_TRIES
-# times in all (default 3), each try said on stdout and its console log
-# kept as CONSOLE_LOG.hungN.  Such a hang comes before the guest's
-# /init has loaded any module, so it cannot be tlbpath's: sid's 7.2 with
-# 4 vCPUs once stopped for good 0.9 s into its boot, after "HugeTLB:",
-# in a CI run, and never in 160 boots here.  So is an /init that dies
-# before the guest's script printed anything (kept as CONSOLE_LOG.diedN).
-# A guest that hangs or dies later is never retried.
+# has not started /init within VM_BOOT_TIMEOUT seconds (default 240) is
+# stopped and booted again, VM_BOOT_TRIES times in all (default 3), each
+# try said on stdout and its console log kept as CONSOLE_LOG.hungN; so is
+# an /init that dies before the guest's script printed anything
+# (CONSOLE_LOG.diedN).  Neither can be tlbpath's: no module is loaded
+# yet.  A guest that hangs or dies later is never retried
+# (Documentation/testing.md).
 guest_run() {
 	local console=$1 output=$2 try pid start
 	shift 2
@@ -391,8 +391,7 @@ guest_run() {
 		done
 		wait "$pid"
 		local rc=$?
-		# /init died before the guest's script wrote a line: nothing of
-		# tlbpath ran yet (arm64's 6.12 under cortex-a57, once in 9 boots).
+		# /init died before the guest's script wrote a line.
 		if [ ! -s "$output" ] && grep -q 'Attempted to kill init' "$console"; then
 			cp "$console" "$console.died$try"
 			echo "# boot: the guest's /init died before its first result" \

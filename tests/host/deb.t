@@ -13,7 +13,7 @@ cd "$TOP"
 mkdir -p "$BUILD"
 TAP_LOG=$BUILD/deb-test.log
 
-ver=$DIST_VERSION
+ver=$TLBPATH_VERSION
 if dpkg-query -W -f='${Status}' tlbpath-dkms tlbpath-tools 2>/dev/null | grep -q installed; then
 	echo "1..0 # SKIP tlbpath-dkms or tlbpath-tools is installed on this machine; not touching it"
 	exit 0

@@ -20,7 +20,7 @@ if ! git -C "$TOP" rev-parse --git-dir >/dev/null 2>&1; then
 	echo "1..0 # SKIP not a git checkout: this is a release tree already (make dist needs git)"
 	exit 0
 fi
-ver=$DIST_VERSION
+ver=$TLBPATH_VERSION
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 TAP_LOG=$tmp/log

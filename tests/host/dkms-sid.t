@@ -14,7 +14,7 @@ if [ -z "$kver" ] || [ ! -x "$SID_ROOT/usr/sbin/dkms" ]; then
 	echo "1..0 # SKIP no sid root with a kernel and dkms (make deps)"
 	exit 0
 fi
-ver=$DIST_VERSION
+ver=$TLBPATH_VERSION
 rel=/var/tmp/tlbpath-dkms.$$
 tmp=$SID_ROOT$rel
 opts=(--sourcetree "$rel/src" --dkmstree "$rel/tree")

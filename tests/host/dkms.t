@@ -10,7 +10,7 @@ set -uo pipefail
 . "$(dirname "$0")/../../scripts/vmlib.sh"
 . "$(dirname "$0")/pkg-lib.sh"
 
-ver=$DIST_VERSION
+ver=$TLBPATH_VERSION
 mapfile -t kernels < <(installed_kernels)
 if ! command -v dkms >/dev/null || [ ${#kernels[@]} = 0 ]; then
 	echo "1..0 # SKIP dkms or kernel headers missing (make deps)"

@@ -3,17 +3,15 @@
 # which start from the release tarball as a distribution or a user
 # receives it (no .git).  Source after vmlib.sh.
 
-DIST_VERSION=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$TOP/dkms.conf")
-
 # unpacked_dist DIR: make dist, unpack the tarball into DIR; prints the
 # tree (DIR/tlbpath-<version>).  Run from a release tree (no .git, so no
 # make dist), a copy of that tree but build/.
 unpacked_dist() {
-	local tree="$1/tlbpath-$DIST_VERSION"
+	local tree="$1/tlbpath-$TLBPATH_VERSION"
 	if git -C "$TOP" rev-parse --git-dir >/dev/null 2>&1; then
 		make -s -C "$TOP" dist >/dev/null || return 1
 		mkdir -p "$1" &&
-			tar -C "$1" -xJf "$TOP/build/tlbpath-$DIST_VERSION.tar.xz" || return 1
+			tar -C "$1" -xJf "$TOP/build/tlbpath-$TLBPATH_VERSION.tar.xz" || return 1
 	else
 		mkdir -p "$tree" &&
 			tar -C "$TOP" --exclude=./build -cf - . | tar -C "$tree" -xf - || return 1

@@ -37,9 +37,7 @@ grep '^staletlb' /tmp/drop.out | sed 's/^/# dropflush: /'
 check "the detector fails (exit 1) when flushes are narrowed" test $rc = 1
 # Per mode, not per size: a CPU that switches mm or takes another flush
 # meanwhile catches up on the mm's TLB generation with a full flush, which
-# the mutant leaves alone, so one size of a run can go uncaught (8-page
-# munmap and MAP_FIXED once showed 0 of 32 under single-threaded TCG on
-# 6.12 while their 2-page runs were caught).
+# the mutant leaves alone, so one size of a run can go uncaught.
 for m in mprotect munmap mapfixed mremap; do
 	check "the detector catches narrowed flushes in $m mode" \
 		sh -c "grep 'mode=$m ' /tmp/drop.out | grep -q 'stale=[1-9]'"

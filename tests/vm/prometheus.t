@@ -33,7 +33,7 @@ else
 	rc=1
 fi
 n=$((n + 1))
-ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$TOP/dkms.conf")
+ver=$TLBPATH_VERSION
 if echo "$metrics" | grep -qx "tlbpath_info{version=\"$ver\"} 1"; then
 	echo "ok $n - the guest's module says dkms.conf's version ($ver)"
 else
