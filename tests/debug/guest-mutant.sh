@@ -5,15 +5,10 @@
 # per load.  tests/debug/mutant.t checks that the kernel reported both.
 . /guest-lib.sh
 
-KL=/sys/kernel/debug/kmemleak
-echo scan > $KL; echo clear > $KL
+kmemleak_set_aside
 check "insmod badhook.ko bug=sleep" insmod /badhook.ko bug=sleep
 mprotect -n 8 -l 2 -p 4 >/dev/null
 rmmod badhook
 check "insmod badhook.ko bug=leak" insmod /badhook.ko bug=leak
 rmmod badhook
-sleep 6
-echo scan > $KL
-sleep 1
-echo scan > $KL
-grep -A12 '^unreferenced object' $KL | head -n 20 | sed 's/^/# kmemleak: /'
+kmemleak_scan

@@ -146,3 +146,42 @@ load_cycles() {
 	done
 	echo $bad
 }
+
+# detect_under THRESHOLD...: the detector on the stock kernel, then with
+# tlbpath loaded at each THRESHOLD ("stock" and "cap": the module's own),
+# then with enabled=0 at threshold 0.  tlbpath stays loaded, enabled.
+detect_under() {
+	local t
+	check "stock kernel: no stale TLB entry" detect "stock"
+	insmod /tlbpath.ko
+	for t; do
+		case $t in
+		stock) t=$(cat $T/stock_ceiling) ;;
+		cap) t=$(cat $T/cap) ;;
+		esac
+		echo $t > $T/threshold
+		check "tlbpath threshold=$t: no stale TLB entry" detect "threshold=$t"
+	done
+	echo 0 > $T/enabled
+	echo 0 > $T/threshold
+	check "tlbpath enabled=0 (threshold 0): no stale TLB entry" detect "enabled=0"
+	echo 1 > $T/enabled
+}
+
+# kmemleak (debug kernels): kmemleak_set_aside reports what is already
+# unreferenced (the kernel's own, from booting) and sets it aside;
+# kmemleak_scan reports an object unreferenced for 5 s at two scans,
+# prints what it found, and fails if it found anything.
+KL=/sys/kernel/debug/kmemleak
+kmemleak_set_aside() {
+	echo scan > $KL
+	echo clear > $KL
+}
+kmemleak_scan() {
+	sleep 6
+	echo scan > $KL
+	sleep 1
+	echo scan > $KL
+	grep -A12 '^unreferenced object' $KL | head -n 40 | sed 's/^/# kmemleak: /'
+	[ ! -s $KL ]
+}

@@ -10,18 +10,7 @@ sizes=1,2,3,8,63,64,65,512,513
 rounds=${STALE_ROUNDS:-4}
 diag "kernel $(uname -r), $ncpu CPUs, sizes $sizes, $rounds rounds per size and mode"
 
-check "stock kernel: no stale TLB entry" detect "stock"
-
-insmod /tlbpath.ko
-stock=$(cat $T/stock_ceiling)
-for t in 0 1 2 auto; do
-	echo $t > $T/threshold
-	check "tlbpath threshold=$t: no stale TLB entry" detect "threshold=$t"
-done
-echo 0 > $T/enabled
-echo 0 > $T/threshold
-check "tlbpath enabled=0 (threshold 0): no stale TLB entry" detect "enabled=0"
-echo 1 > $T/enabled
+detect_under 0 1 2 auto
 echo 1 > $T/threshold
 reset_counters
 detect "threshold=1, counted" >/dev/null

@@ -9,19 +9,7 @@ sizes=1,2,8,32,33,34,64,512,513,1024
 rounds=${STALE_ROUNDS:-4}
 diag "kernel $(uname -r), $ncpu CPUs, sizes $sizes, $rounds rounds per size and mode"
 
-check "stock kernel: no stale TLB entry" detect "stock"
-
-insmod /tlbpath.ko
-cap=$(cat $T/cap)
-stock=$(cat $T/stock_ceiling)
-for t in 0 1 auto $stock $cap; do
-	echo $t > $T/threshold
-	check "tlbpath threshold=$t: no stale TLB entry" detect "threshold=$t"
-done
-echo 0 > $T/enabled
-echo 0 > $T/threshold
-check "tlbpath enabled=0 (threshold 0): no stale TLB entry" detect "enabled=0"
-echo 1 > $T/enabled
+detect_under 0 1 auto stock cap
 echo auto > $T/threshold
 diag "tlbpath counters: perpage=$(cnt user_perpage) widened=$(cnt user_widened) remote=$(cnt user_remote) pages=$(cnt user_pages)"
 check "the detector's flushes went through tlbpath (remote, kept and widened)" \
