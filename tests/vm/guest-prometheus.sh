@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # In-guest tests of tlbpath-stat --prometheus against the loaded module:
 # its numbers are sysfs's; the metrics go back as "prom: " lines, which
-# the host checks with promtool (tests/vm/debian-6.1-prometheus.t).
+# the host checks with promtool (tests/vm/prometheus.t).
 . /guest-lib.sh
 
 P=/tmp/metrics.prom
