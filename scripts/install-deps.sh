@@ -37,7 +37,7 @@ if [ ! -e "$stamp" ] || [ -n "$(find "$stamp" -mmin +360)" ] || [ "$bp" -nt "$st
 	mkdir -p "$(dirname "$stamp")" && touch "$stamp"
 fi
 
-pkgs=(build-essential bc bison flex libelf-dev kmod cpio gzip
+pkgs=(build-essential bc bison flex libelf-dev libssl-dev kmod cpio gzip
       qemu-system-x86 busybox-static dkms cpuid perl linux-source-6.1 xz-utils
       stress-ng gnuplot-nox dh-dkms debhelper dpkg-dev sparse linux-perf
       lintian prometheus man-db
