@@ -13,6 +13,7 @@
 # script guest-TEST.sh, then the row's environment (NEEDS, VM_TIMEOUT...),
 # which the guest script sees too (CYCLES...).
 # ROWS=regex runs only the rows it matches (e.g. ROWS='^6.1 .* stale').
+# VM_TEST replaces vm-test.sh (tests/host/vm-matrix.t).
 set -uo pipefail
 . "$(dirname "$0")/vmlib.sh"
 
@@ -28,11 +29,15 @@ while read -r kernel arch smp cpu test env; do
 	[ "$cpu" = - ] && cpu=""
 	name="$kernel $arch ${smp}cpu${cpu:+ $cpu} $test"
 	echo "# row: $row"
+	out=$(mktemp)
+	env VM_CPU="$cpu" GUEST_ENV="$env" $env "${VM_TEST:-$TOP/scripts/vm-test.sh}" "$spec" "$test" "$smp" \
+		>"$out" 2>&1 </dev/null
+	rc=$? rowfail=0
 	while IFS= read -r line; do
 		case $line in
 		"ok "[0-9]*|"not ok "[0-9]*)
 			n=$((n + 1))
-			case $line in not*) fail=$((fail + 1)) ;; esac
+			case $line in not*) rowfail=$((rowfail + 1)) ;; esac
 			echo "$line" | sed -E "s/^(not )?ok [0-9]+ (- )?/\\1ok $n - [$name] /" ;;
 		"1..0 "*)
 			n=$((n + 1))
@@ -40,7 +45,14 @@ while read -r kernel arch smp cpu test env; do
 		"1.."*) ;;
 		*) echo "$line" ;;
 		esac
-	done < <(env VM_CPU="$cpu" GUEST_ENV="$env" $env "$TOP/scripts/vm-test.sh" "$spec" "$test" "$smp" 2>&1 </dev/null)
+	done <"$out"
+	rm -f "$out"
+	# A row that failed without saying which test did still fails.
+	if [ $rc != 0 ] && [ $rowfail = 0 ]; then
+		n=$((n + 1)) rowfail=1
+		echo "not ok $n - [$name] vm-test.sh exited $rc"
+	fi
+	fail=$((fail + rowfail))
 done <"$table"
 echo "1..$n"
 echo "# $rows rows of $table, $fail failed tests"
