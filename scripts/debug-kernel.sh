@@ -62,7 +62,7 @@ fi
 release=$(make -s kernelrelease)
 mkdir -p "$ROOT/boot" "$ROOT/lib/modules/$release"
 cp arch/x86/boot/bzImage "$ROOT/boot/vmlinuz-$release"
-ln -sfn "$src" "$ROOT/lib/modules/$release/build"
+ln -sfn ../../../src/linux-source-6.1 "$ROOT/lib/modules/$release/build"
 echo "$release" >"$ROOT/release"
 echo "$key" >"$ROOT/key"
 echo "debug-kernel: built $release in $(( $(date +%s) - start )) s" >&2
