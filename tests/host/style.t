@@ -20,7 +20,7 @@ if [ ! -x "$dir/linux-source-6.1/scripts/checkpatch.pl" ] || [ "$tarball" -nt "$
 fi
 
 cd "$TOP"
-files=$(git ls-files 'src/*.[ch]' 'include/*.h' 'tools/*.c' 'tests/vm/*/*.[ch]')
+files=$(git ls-files 'src/*.[ch]' 'include/*.h' 'tools/*.c' 'tests/vm/*/*.[ch]' 'tests/debug/*.c' 'tests/debug/*/*.[ch]')
 echo "1..$(echo "$files" | wc -w)"
 n=0
 for f in $files; do
