@@ -28,11 +28,14 @@ if [ -e "$ROOT/key" ] && [ "$(cat "$ROOT/key")" = "$key" ] && [ -e "$ROOT/releas
 fi
 
 start=$(date +%s)
-rm -rf "$ROOT/src" "$ROOT/boot" "$ROOT/lib" "$ROOT/key" "$ROOT/release"
-mkdir -p "$ROOT/src"
+# Built beside the cached kernel and swapped in at the end: a build that
+# fails or is stopped leaves the cached one as it was.
+new=$ROOT.new
+rm -rf "$new"
+mkdir -p "$new/src"
 echo "debug-kernel: unpacking $tarball" >&2
-tar -C "$ROOT/src" -xJf "$tarball"
-src=$ROOT/src/linux-source-6.1
+tar -C "$new/src" -xJf "$tarball"
+src=$new/src/linux-source-6.1
 cd "$src"
 make -s x86_64_defconfig >&2
 scripts/kconfig/merge_config.sh -m .config "$fragment" >/dev/null
@@ -54,16 +57,21 @@ while IFS= read -r line; do
 done <"$fragment"
 [ $bad = 0 ] || exit 1
 
-echo "debug-kernel: building with $(nproc) jobs (log: $ROOT/build.log)" >&2
-if ! make -j"$(nproc)" >"$ROOT/build.log" 2>&1; then
-	tail -n 30 "$ROOT/build.log" >&2
+echo "debug-kernel: building with $(nproc) jobs (log: $new/build.log)" >&2
+if ! make -j"$(nproc)" >"$new/build.log" 2>&1; then
+	tail -n 30 "$new/build.log" >&2
 	exit 1
 fi
 release=$(make -s kernelrelease)
-mkdir -p "$ROOT/boot" "$ROOT/lib/modules/$release"
-cp arch/x86/boot/bzImage "$ROOT/boot/vmlinuz-$release"
-ln -sfn ../../../src/linux-source-6.1 "$ROOT/lib/modules/$release/build"
-echo "$release" >"$ROOT/release"
-echo "$key" >"$ROOT/key"
+mkdir -p "$new/boot" "$new/lib/modules/$release"
+cp arch/x86/boot/bzImage "$new/boot/vmlinuz-$release"
+ln -sfn ../../../src/linux-source-6.1 "$new/lib/modules/$release/build"
+echo "$release" >"$new/release"
+echo "$key" >"$new/key"
+cd /
+rm -rf "$ROOT.old"
+mv "$ROOT" "$ROOT.old"
+mv "$new" "$ROOT"
+rm -rf "$ROOT.old"
 echo "debug-kernel: built $release in $(( $(date +%s) - start )) s" >&2
 echo "$release"
