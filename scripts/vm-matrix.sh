@@ -13,7 +13,8 @@
 # script guest-TEST.sh, then the row's environment (NEEDS, VM_TIMEOUT...),
 # which the guest script sees too (CYCLES...).
 # ROWS=regex runs only the rows it matches (e.g. ROWS='^6.1 .* stale').
-# VM_TEST replaces vm-test.sh (tests/host/vm-matrix.t).
+# ROW_ENV="VAR=value..." adds to every row's environment.  VM_TEST
+# replaces vm-test.sh (tests/host/vm-matrix.t).
 set -uo pipefail
 . "$(dirname "$0")/vmlib.sh"
 
@@ -21,6 +22,7 @@ table=$1
 n=0 fail=0 rows=0
 while read -r kernel arch smp cpu test env; do
 	case $kernel in ""|"#"*) continue ;; esac
+	env="$env${ROW_ENV:+ $ROW_ENV}"
 	row="$kernel $arch $smp $cpu $test${env:+ $env}"
 	[[ $row =~ ${ROWS:-} ]] || continue
 	rows=$((rows + 1))

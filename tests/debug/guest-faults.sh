@@ -3,7 +3,8 @@
 # Allocation failures at load.  With failslab and fail_page_alloc armed
 # for sleeping allocations too, tlbpath is loaded again and again with the
 # Nth fault-injection point of the load failing (failload: fail-nth, this
-# task only), N = 1, 2, ... until a load passes fewer than N points.
+# task only), N = FAULT_FIRST, FAULT_FIRST + FAULT_STRIDE, ... (default
+# every point from 1) until a load passes fewer than N points.
 # Every attempt must load fully or fail with an error, and leave nothing
 # behind: no module, no sysfs, no ftrace hook, the kernel's ceiling as it
 # was; then a clean load works and kmemleak finds nothing.
@@ -22,9 +23,11 @@ echo 0 > $D/fail_page_alloc/min-order
 # The log between these lines holds the kernel's allocation-failure
 # warnings, with their stack dumps (vmlib.sh's guest_log_bad).
 echo "tlbpath-fault-injection: begin" > /dev/kmsg
-n=0 loaded=0 failed=0 bad=0
-while [ $n -lt ${MAX_N:-4000} ]; do
-	n=$((n + 1))
+first=${FAULT_FIRST:-1} stride=${FAULT_STRIDE:-1} max=${FAULT_MAX:-20000}
+n=$((first - stride)) tries=0 loaded=0 failed=0 bad=0
+while [ $n -lt $max ]; do
+	n=$((n + stride)) tries=$((tries + 1))
+	[ $((tries % 100)) != 0 ] || diag "N=$n: $failed failed, $loaded loaded anyway"
 	out=$(failload $n /tlbpath.ko)
 	case $out in
 	"loaded injected=0") break ;;
@@ -35,9 +38,9 @@ while [ $n -lt ${MAX_N:-4000} ]; do
 	unloaded_clean || { diag "N=$n ($out): something left behind, ceiling $(ceiling)"; bad=$((bad + 1)); }
 done
 echo "tlbpath-fault-injection: end" > /dev/kmsg
-diag "a load passes $((n - 1)) fault-injection points: $failed failed, $loaded loaded anyway"
-check "a load passes fault-injection points ($((n - 1)) of them, fewer than ${MAX_N:-4000})" \
-	test "$n" -gt 50 -a "$n" -lt ${MAX_N:-4000}
+diag "a load passes fewer than $n fault-injection points; every ${stride}th from $first failed: $failed loads failed, $loaded loaded anyway"
+check "the sweep reached the end of the load ($tries loads, N up to $n)" \
+	test "$n" -gt 50 -a "$n" -lt $max
 check "every failed allocation left the kernel as it was ($failed failed loads, $loaded loads that went on)" \
 	test $bad = 0
 check "some of them failed the load" test $failed -gt 0

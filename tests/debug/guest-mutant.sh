@@ -12,3 +12,4 @@ rmmod badhook
 check "insmod badhook.ko bug=leak" insmod /badhook.ko bug=leak
 rmmod badhook
 kmemleak_scan
+check "kmemleak lists the object badhook lost" grep -q "badhook: leaked" $KL

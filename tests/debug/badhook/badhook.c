@@ -56,6 +56,7 @@ static void __exit badhook_exit(void)
 {
 	if (hooked)
 		unregister_ftrace_function(&badhook_ops);
+	ftrace_free_filter(&badhook_ops);
 }
 
 module_init(badhook_init);
