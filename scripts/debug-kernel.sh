@@ -16,9 +16,10 @@ tarball=/usr/src/linux-source-6.1.tar.xz
 fragment=$TOP/tests/debug/kernel.config
 [ -e "$tarball" ] || { echo "debug-kernel: $tarball is missing (make deps)" >&2; exit 1; }
 
-mkdir -p "$ROOT"
+mkdir -p "$(dirname "$ROOT")"
 exec 9>>"$ROOT.lock"
 flock 9
+mkdir -p "$ROOT"
 
 key="$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null || stat -c %Y "$tarball") $(sha256sum <"$fragment" | cut -c1-16)"
 if [ -e "$ROOT/key" ] && [ "$(cat "$ROOT/key")" = "$key" ] && [ -e "$ROOT/release" ] &&
@@ -70,8 +71,8 @@ echo "$release" >"$new/release"
 echo "$key" >"$new/key"
 cd /
 rm -rf "$ROOT.old"
-mv "$ROOT" "$ROOT.old"
-mv "$new" "$ROOT"
+mv -T "$ROOT" "$ROOT.old"
+mv -T "$new" "$ROOT"
 rm -rf "$ROOT.old"
 echo "debug-kernel: built $release in $(( $(date +%s) - start )) s" >&2
 echo "$release"

@@ -15,7 +15,7 @@ set -uo pipefail
 
 kernel=$1 test=$2 smp=${3:-2}
 script=""
-[ -f "$test" ] && script=$(realpath "$test") test=$(basename "${test%.sh}")
+case $test in */*) script=$(realpath "$test") test=$(basename "${test%.sh}") ;; esac
 for d in vm long debug; do
 	[ -z "$script" ] || break
 	[ -e "$TOP/tests/$d/guest-$test.sh" ] && script=$TOP/tests/$d/guest-$test.sh && break

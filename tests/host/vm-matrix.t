@@ -5,7 +5,7 @@
 # row runs with its kernel, arch, vCPUs, CPU model and environment; the
 # results are numbered on and named by their row; ROWS selects rows; a
 # skipped kernel is a skip; a row that fails, or exits non-zero without
-# saying why, fails the run.
+# saying why, fails the run; under REQUIRE_KERNELS so does a missing kernel.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
@@ -47,6 +47,9 @@ t "a row's environment reaches the runner and the guest" \
 	sh -c 'echo "$1" | grep -q "^# args skip stale 4 cpu=none cycles=8 guest_env=CYCLES=8"' - "$out"
 t "a skipped kernel is one skip" sh -c 'echo "$1" | grep -qx "ok 5 - \[skip x86 4cpu stale\] # SKIP no skip kernel"' - "$out"
 t "the plan counts every result" sh -c 'echo "$1" | grep -qx "1\.\.5"' - "$out"
+out=$(REQUIRE_KERNELS=1 run); rc=$?
+t "under REQUIRE_KERNELS a missing kernel fails" \
+	sh -c '[ $1 != 0 ] && echo "$2" | grep -q "^not ok 5 - \[skip x86 4cpu stale\] no skip kernel"' - $rc "$out"
 out=$(ROWS='arm64' run)
 t "ROWS selects rows" sh -c 'echo "$1" | grep -qx "1\.\.2" && ! echo "$1" | grep -q "x86"' - "$out"
 echo "bad x86 2 - core" >>"$tmp/table"
