@@ -30,7 +30,7 @@ while [ $n -lt $max ]; do
 	[ $((tries % 100)) != 0 ] || diag "N=$n: $failed failed, $loaded loaded anyway"
 	out=$(failload $n /tlbpath.ko)
 	case $out in
-	"loaded injected=0") break ;;
+	"loaded injected=0") rmmod tlbpath; break ;;
 	loaded*) loaded=$((loaded + 1)); rmmod tlbpath || { diag "N=$n: rmmod failed"; bad=$((bad + 1)); } ;;
 	failed*injected=1) failed=$((failed + 1)) ;;
 	*) diag "N=$n: failload said: $out"; bad=$((bad + 1)) ;;
