@@ -76,11 +76,11 @@ else
 fi
 n=$((n + 1))
 if bad=$(guest_log_bad "$work/console.log"); then
-	echo "not ok $n - guest kernel log has no bug report (BUG/WARNING/Oops/KASAN/lockdep/kmemleak/stall)"
+	echo "not ok $n - guest kernel log has no bug report (BUG/WARNING/Oops/KASAN/lockdep/RCU/stall)"
 	echo "$bad" | head -n 20 | sed 's/^/# console: /'
 	fail=$((fail + 1))
 else
-	echo "ok $n - guest kernel log has no bug report (BUG/WARNING/Oops/KASAN/lockdep/kmemleak/stall)"
+	echo "ok $n - guest kernel log has no bug report (BUG/WARNING/Oops/KASAN/lockdep/RCU/stall)"
 fi
 echo "1..$n"
 [ $fail = 0 ]
