@@ -230,13 +230,11 @@ mm_selftests_root() {
 	done
 }
 
-# The options of the kernel module KO was built for that the guest tests
+# The options of kernel KVER that the guest tests
 # ask about (/kconfig in the guest).
 kconfig_of() {
-	local kver
-	kver=$(modinfo -F vermagic "$1" | cut -d' ' -f1)
 	grep -E '^CONFIG_(BROADCAST_TLB_FLUSH|X86_KERNEL_IBT|PAGE_TABLE_ISOLATION|ARM64_TLB_RANGE|ARM64_LPA2|UNMAP_KERNEL_AT_EL0|DYNAMIC_FTRACE_WITH_[A-Z]+|PREEMPT_RT|KASAN|DEBUG_KMEMLEAK|FAULT_INJECTION)=' \
-		"$(kdir_of "$kver")/.config" || true
+		"$(kdir_of "$1")/.config" || true
 }
 
 # make_initramfs OUT.cpio.gz KO GUEST_SCRIPT [extra files...]
@@ -254,7 +252,7 @@ make_initramfs() {
 	bins=$(build_guest_programs "$arch") || return 1
 	cp "$bins"/* "$TOP/tools/tlbpath-stat" "$root/bin/"
 	cp "$ko" "$root/"
-	kconfig_of "$ko" >"$root/kconfig"
+	kconfig_of "$kver" >"$root/kconfig"
 	[ -z "${TLBPATH_EXTRA_KO:-}" ] || cp $TLBPATH_EXTRA_KO "$root/"
 	# A tree laid over the root as is (the benchmarks' stress-ng and its libraries).
 	[ -z "${TLBPATH_EXTRA_ROOT:-}" ] || cp -a "$TLBPATH_EXTRA_ROOT"/. "$root/"
