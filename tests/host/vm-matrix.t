@@ -7,6 +7,8 @@
 # skipped kernel is a skip; a row that fails, or exits non-zero without
 # saying why, fails the run; under REQUIRE_KERNELS so does a missing kernel.
 set -uo pipefail
+# The caller's selections (CI exports REQUIRE_KERNELS) are not this test's.
+unset REQUIRE_KERNELS ROWS ROW_ENV VM_CPU CYCLES
 top=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
