@@ -145,15 +145,38 @@ static void *reader(void *arg)
 	}
 }
 
-static void *map_marked(void *at, size_t pages, long marker, int fixed)
+static char *map_at(void *at, size_t len, int prot, int flags)
 {
-	char *p = mmap(at, pages * PAGE, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS | (fixed ? MAP_FIXED : 0), -1, 0);
-	size_t i;
+	char *p = mmap(at, len, prot, MAP_PRIVATE | MAP_ANONYMOUS | flags, -1, 0);
 
 	if (p == MAP_FAILED) {
 		perror("staletlb: mmap");
 		exit(2);
+	}
+	return p;
+}
+
+/*
+ * Where the region lies decides which flush the kernel sends, so rounds
+ * alternate.  Anchored: a mapped page right below keeps the region's page
+ * table alive, and the flush covers the region alone.  Alone: the region
+ * starts 1M into a 2M page-table span it has to itself, so revoking it
+ * frees the table and the flush widens down to the span's start
+ * (freed_tables).  Returns the region, followed by a hole of its size.
+ */
+static char *map_region(size_t pages, long marker, int alone)
+{
+	size_t len = pages * PAGE, span = 2ul << 20, i;
+	char *p;
+
+	if (alone) {
+		p = map_at(NULL, 2 * len + 2 * span, PROT_NONE, 0);
+		munmap(p, 2 * len + 2 * span);
+		p = (char *)(((unsigned long)p + span - 1) & ~(span - 1)) + span / 2;
+		p = map_at(p, len, PROT_READ | PROT_WRITE, MAP_FIXED_NOREPLACE);
+	} else {
+		p = map_at(NULL, PAGE + 2 * len, PROT_READ | PROT_WRITE, 0) + PAGE;
+		munmap(p + len, len);
 	}
 	for (i = 0; i < pages; i++)
 		*(long *)(p + i * PAGE) = marker;
@@ -184,9 +207,7 @@ static void one_round(enum mode m, size_t pages, long round)
 	char *r;
 	int fd = -1;
 
-	/* A hole after the region, so mremap has somewhere fixed to go. */
-	r = map_marked(NULL, 2 * pages, round, 0);
-	munmap(r + len, len);
+	r = map_region(pages, round, !(round & 1));
 	if (m == M_MAPFIXED)
 		fd = marked_memfd(pages, -round);
 
@@ -233,7 +254,7 @@ static void one_round(enum mode m, size_t pages, long round)
 	while (atomic_load(&s.phase) != CHECKED)
 		relax();
 	atomic_store(&s.phase, IDLE);
-	munmap(r, 2 * len);
+	munmap(r - PAGE, 2 * len + PAGE);
 	if (fd >= 0)
 		close(fd);
 }
