@@ -65,14 +65,15 @@ detect() {	# detect LABEL
 	return $rc
 }
 
-# The stale-TLB detector on the last two CPUs, round after round, until
-# /tmp/stop; a stale read leaves /tmp/st.fail.
+# The stale-TLB detector on the last two CPUs, run after run (two rounds:
+# one anchored, one alone), until /tmp/stop; a stale read leaves
+# /tmp/st.fail.
 detector_start() {
 	local ncpu
 	ncpu=$(nproc)
 	rm -f /tmp/st.fail /tmp/st.log
 	( while [ ! -e /tmp/stop ]; do
-		staletlb -m all -n 1,8,33,34,64,513 -r 1 -a $((ncpu - 2)) -b $((ncpu - 1)) \
+		staletlb -m all -n 1,8,33,34,64,513 -r 2 -a $((ncpu - 2)) -b $((ncpu - 1)) \
 			>> /tmp/st.log 2>&1 || touch /tmp/st.fail
 	  done ) &
 	DETECTOR_PID=$!
