@@ -162,7 +162,8 @@ static char *map_at(void *at, size_t len, int prot, int flags)
  * table alive, and the flush covers the region alone.  Alone: the region
  * starts 1M into a 2M page-table span it has to itself, so revoking it
  * frees the table and the flush widens down to the span's start
- * (freed_tables).  Returns the region, followed by a hole of its size.
+ * (freed_tables).  Returns the region, followed by a hole of its size
+ * for mremap to move it into.
  */
 static char *map_region(size_t pages, long marker, int alone)
 {
