@@ -3,8 +3,8 @@
  * What the benchmarks share: a clock, option parsing, probes that try a
  * load or a store and report whether it faulted, where, and why, the -T
  * trace that bench/tlbsim replays and the lockstep that keeps the
- * threads' part of it the same from run to run.  Header-only: each benchmark is one static binary
- * built from one .c file.
+ * threads' part of it the same from run to run, and where the threads run.
+ * Header-only: each benchmark is one static binary built from one .c file.
  */
 #ifndef _TLBPATH_BENCHLIB_H
 #define _TLBPATH_BENCHLIB_H
@@ -239,6 +239,42 @@ static inline void lockstep_round(int threads, int round)
 	atomic_store(&trace_done, 0);
 	atomic_store(&trace_round, round);
 	while (atomic_load(&trace_done) < threads)
+		sched_yield();
+}
+
+/*
+ * Threads that keep the mm live elsewhere: the main thread runs on CPU 0,
+ * thread i on CPU 1 + i % (ncpu - 1), so that every flush the main thread
+ * makes must reach them; with one CPU nothing is pinned.  Each thread
+ * counts itself in bench_ready once it runs where it belongs, and the main
+ * thread flushes nothing before all have (bench_wait_ready()).
+ */
+static atomic_int bench_ready;
+
+static inline int bench_cpu(int thread)	/* -1: the main thread */
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (ncpu < 2)
+		return -1;
+	return thread < 0 ? 0 : 1 + thread % (ncpu - 1);
+}
+
+/* Best effort: with fewer CPUs than threads some share. */
+static inline void pin(int cpu)
+{
+	cpu_set_t set;
+
+	if (cpu < 0)
+		return;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+}
+
+static inline void bench_wait_ready(int threads)
+{
+	while (atomic_load(&bench_ready) < threads)
 		sched_yield();
 }
 

@@ -8,8 +8,9 @@
  * read-write (each call that changes present PTEs flushes i pages), and
  * -p random pages of a large buffer are touched after each call, so the
  * cost of refilling the TLB after a full flush shows up in the access
- * time.  With -t N, N threads touch the buffer instead, on other CPUs,
- * which turns every flush into a remote shootdown.
+ * time.  With -t N, N threads touch the buffer instead, pinned to the
+ * other CPUs (the main thread to the first), which turns every flush into
+ * a remote shootdown.
  *
  *   -n N    flush entries: ranges of 1..N pages          (default 32)
  *   -l N    loops over 1..N                               (default 1024)
@@ -118,6 +119,8 @@ static void *toucher(void *arg)
 {
 	unsigned long long *count = arg;
 
+	pin(bench_cpu(count - (unsigned long long *)thread_counts));
+	atomic_fetch_add(&bench_ready, 1);
 	while (atomic_load(&run_state) == 0)
 		;
 	if (trace_file) {
@@ -298,11 +301,14 @@ int main(int argc, char **argv)
 	counts = calloc(threads + 1, sizeof(*counts));
 	tid = calloc(threads + 1, sizeof(*tid));
 	thread_counts = counts;
+	if (threads)
+		pin(bench_cpu(-1));
 	for (i = 0; i < threads; i++)
 		if (pthread_create(&tid[i], NULL, toucher, &counts[i])) {
 			fprintf(stderr, "mprotect: pthread_create failed\n");
 			return 1;
 		}
+	bench_wait_ready(threads);
 
 	atomic_store(&run_state, 1);
 	t0 = now_ns();

@@ -69,16 +69,6 @@ static void fail(const char *what, int loop, int pg)
 	exit(1);
 }
 
-/* Best effort: with fewer CPUs than threads some share, which is reported. */
-static int pin(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	return sched_setaffinity(0, sizeof(set), &set);
-}
-
 /*
  * One round: touch_pages writes from page @k on, @STEP apart, each noted
  * in @seen if it is not NULL; the page after the last.  Inlined, so that
@@ -105,8 +95,8 @@ static void *worker_fn(void *arg)
 	unsigned long k = (unsigned long)w->cpu * 1009;
 	int round;
 
-	if (w->cpu >= 0)
-		pin(w->cpu);
+	pin(w->cpu);
+	atomic_fetch_add(&bench_ready, 1);
 	while (atomic_load(&run_state) == 0)
 		;
 	/* -T: one round per main loop, noted. */
@@ -191,10 +181,9 @@ int main(int argc, char **argv)
 	w = calloc(threads + 1, sizeof(*w));
 	if (!w)
 		return 1;
-	if (ncpu > 1)
-		pin(0);
+	pin(bench_cpu(-1));
 	for (i = 0; i < threads; i++) {
-		w[i].cpu = ncpu > 1 ? 1 + i % (ncpu - 1) : -1;
+		w[i].cpu = bench_cpu(i);
 		w[i].index = i;
 		if (trace_file && !(w[i].seen = calloc(touch_pages, sizeof(*w[i].seen))))
 			return 1;
@@ -203,6 +192,7 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
+	bench_wait_ready(threads);
 
 	atomic_store(&run_state, 1);
 	t0 = now_ns();
