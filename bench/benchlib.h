@@ -272,6 +272,13 @@ static inline void pin(int cpu)
 	sched_setaffinity(0, sizeof(set), &set);
 }
 
+/* A thread: run on @cpu from now on, and count itself as ready. */
+static inline void bench_thread_ready(int cpu)
+{
+	pin(cpu);
+	atomic_fetch_add(&bench_ready, 1);
+}
+
 static inline void bench_wait_ready(int threads)
 {
 	while (atomic_load(&bench_ready) < threads)

@@ -118,13 +118,13 @@ static void toucher_lockstep(int me, unsigned long long *count)
 static void *toucher(void *arg)
 {
 	unsigned long long *count = arg;
+	int me = count - (unsigned long long *)thread_counts;
 
-	pin(bench_cpu(count - (unsigned long long *)thread_counts));
-	atomic_fetch_add(&bench_ready, 1);
+	bench_thread_ready(bench_cpu(me));
 	while (atomic_load(&run_state) == 0)
 		;
 	if (trace_file) {
-		toucher_lockstep(count - (unsigned long long *)thread_counts, count);
+		toucher_lockstep(me, count);
 		return NULL;
 	}
 	while (atomic_load(&run_state) == 1) {

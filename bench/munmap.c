@@ -95,8 +95,7 @@ static void *worker_fn(void *arg)
 	unsigned long k = (unsigned long)w->cpu * 1009;
 	int round;
 
-	pin(w->cpu);
-	atomic_fetch_add(&bench_ready, 1);
+	bench_thread_ready(w->cpu);
 	while (atomic_load(&run_state) == 0)
 		;
 	/* -T: one round per main loop, noted. */
