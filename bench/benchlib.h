@@ -149,7 +149,8 @@ static inline int try_load(const volatile char *p)
 
 /*
  * -T FILE: a trace of the benchmark for bench/tlbsim (format in
- * bench/tlbsim/README.md): its own accesses ("r CPU ADDR", "w CPU ADDR"),
+ * bench/tlbsim/README.md): its own accesses ("r CPU ADDR", "w CPU ADDR",
+ * independent of each other: "l indep"),
  * the ranges its calls make the kernel flush ("f CPU START ENTRIES SHIFT"),
  * each preceded by the mm's size and resident pages ("v TOTAL_VM RSS",
  * from /proc/self/statm).  CPU numbers are the simulator's: 0 for the
@@ -171,7 +172,8 @@ static inline void trace_open(const char *prog, const char *path, int argc, char
 	fprintf(trace_file, "# tlbsim trace 1\n#");
 	for (i = 0; i < argc; i++)
 		fprintf(trace_file, " %s", argv[i]);
-	fprintf(trace_file, "\n");
+	/* No benchmark computes an address from what it loaded. */
+	fprintf(trace_file, "\nl indep\n");
 }
 
 static inline void trace_access(unsigned int cpu, const volatile void *p, int write)

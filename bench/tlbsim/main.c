@@ -20,34 +20,42 @@ static void usage(FILE *f)
 	fprintf(f,
 "usage: tlbsim -c CPU [-c CPU...] [options] TRACE\n"
 "  -c, --cpu SPEC        a CPU to simulate (repeatable), optionally ending in #LABEL:\n"
-"                          DUMP[@N]   CPU N of a `cpuid -r` dump (default: the first)\n"
-"                          live[@N]   CPU N of this machine\n"
-"                          geom:l1d_4k=E[/W],l2_4k=E[/W],...  by hand (W ways; none: fully assoc.)\n"
+"                          DUMP[@N][%%P]  CPU N of a `cpuid -r` dump (default: the first),\n"
+"                                        P page walkers (default 1)\n"
+"                          live[@N][%%P]  CPU N of this machine\n"
+"                          geom:l1d_4k=E[/W],l2_4k=E[/W],...,walkers=P  by hand\n"
+"                                        (W ways; none: fully associative)\n"
 "  -p, --policies LIST   comma-separated: stock, 2012, tlbpath, tlbpath-model, fixed:N, sweep\n"
 "                        (default: stock,2012,tlbpath,tlbpath-model,sweep; sweep: the best fixed\n"
 "                        threshold, every one that can matter)\n"
 "  -a, --all-thresholds  with sweep, print a row for every threshold run\n"
 "  -w, --workload NAME   label of the trace in the output (default: its file name)\n"
+"  -l, --loads MODE      trace (as its 'l' lines say), dep or indep: every access\n"
+"                        dependent on the load before it, or none (default trace)\n"
+"      --costs FILE      a cost set (tlbpath-probe -o); options after it override\n"
 "      --invlpg N        cycles per INVLPG, per CPU reached             (default %" PRIu64 ")\n"
 "      --full N          cycles per full flush, per CPU reached         (default %" PRIu64 ")\n"
 "      --stlb-hit N      cycles per L1 dTLB miss that hits the STLB     (default %" PRIu64 ")\n"
 "      --walk N          cycles per page walk (miss in every level)     (default %" PRIu64 ")\n"
+"      --issue N         cycles an independent access takes anyway      (default %" PRIu64 ")\n"
 "      --div N           the 2012 rule's FLUSHALL_BAR                   (default 16)\n"
 "      --cap N           tlbpath's cap                                  (default %d)\n"
 "  -H, --human           a readable table instead of CSV\n"
 "      --no-header       CSV without its header line\n"
 "  -g, --geometry        print each CPU model (entries/ways) and exit\n",
 		sim_default_costs.invlpg, sim_default_costs.full,
-		sim_default_costs.stlb_hit, sim_default_costs.walk, CAP_DEFAULT);
+		sim_default_costs.stlb_hit, sim_default_costs.walk, sim_default_costs.issue,
+		CAP_DEFAULT);
 }
 
 static const char csv_header[] =
-	"workload,cpu,source,l1d_4k,l1d_ways,l2_4k,l2_ways,costs,policy,threshold,threshold_hi,"
+	"workload,cpu,source,l1d_4k,l1d_ways,l2_4k,l2_ways,walkers,costs,loads,policy,threshold,threshold_hi,"
 	"cycles,cyc_stlb,cyc_walk,cyc_invlpg,cyc_full,accesses,l1_hits,stlb_hits,walks,"
 	"calls,perpage,widened,caller_full,invlpg,full_flushes\n";
 
 struct out {
 	const char *workload;
+	const char *loads;
 	const struct sim_cpu_model *m;
 	const struct sim_costs *c;
 	bool human;
@@ -75,14 +83,15 @@ static void row(const struct out *o, const char *policy, uint32_t thr, uint32_t 
 		       r->perpage_calls, r->calls);
 		return;
 	}
-	printf("%s,%s,%s,%u,%u,%u,%u,%" PRIu64 "/%" PRIu64 "/%" PRIu64 "/%" PRIu64 ",%s,%u,%s,"
+	printf("%s,%s,%s,%u,%u,%u,%u,%u,%" PRIu64 "/%" PRIu64 "/%" PRIu64 "/%" PRIu64 "/%" PRIu64
+	       ",%s,%s,%u,%s,"
 	       "%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
 	       ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
 	       ",%" PRIu64 "\n",
 	       o->workload, m->label, tlbp_geo_source_name(m->geo.source),
 	       m->l1[TLBP_4K].entries, m->l1[TLBP_4K].ways, m->l2[TLBP_4K].entries,
-	       m->l2[TLBP_4K].ways, o->c->invlpg, o->c->full, o->c->stlb_hit, o->c->walk,
-	       policy, thr, hi, r->cycles, r->cyc_stlb, r->cyc_walk, r->cyc_invlpg, r->cyc_full,
+	       m->l2[TLBP_4K].ways, m->walkers, o->c->invlpg, o->c->full, o->c->stlb_hit,
+	       o->c->walk, o->c->issue, o->loads, policy, thr, hi, r->cycles, r->cyc_stlb, r->cyc_walk, r->cyc_invlpg, r->cyc_full,
 	       r->accesses, r->l1_hits, r->stlb_hits, r->walks, r->calls, r->perpage_calls,
 	       r->widened_calls, r->caller_full_calls, r->invlpg, r->full_flushes);
 }
@@ -118,6 +127,9 @@ int main(int argc, char **argv)
 		{ "div", required_argument, NULL, 5 },
 		{ "cap", required_argument, NULL, 6 },
 		{ "no-header", no_argument, NULL, 7 },
+		{ "issue", required_argument, NULL, 8 },
+		{ "costs", required_argument, NULL, 9 },
+		{ "loads", required_argument, NULL, 'l' },
 		{ "human", no_argument, NULL, 'H' },
 		{ "geometry", no_argument, NULL, 'g' },
 		{ "help", no_argument, NULL, 'h' },
@@ -130,11 +142,12 @@ int main(int argc, char **argv)
 	unsigned int nmodels = 0, npol = 0, i, j;
 	uint64_t v, div = 16, cap = CAP_DEFAULT;
 	bool human = false, header = true, geometry = false, all = false, sweep = false;
+	enum sim_loads loads = SIM_LOADS_TRACE;
 	char err[512], buf[512], *tok, *save = NULL;
 	struct sim_trace t;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "c:p:aw:Hgh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "c:p:aw:l:Hgh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c':
 			models = realloc(models, (nmodels + 1) * sizeof(*models));
@@ -153,7 +166,20 @@ int main(int argc, char **argv)
 		case 'w':
 			workload = optarg;
 			break;
-		case 1: case 2: case 3: case 4: case 5: case 6:
+		case 'l':
+			if (sim_loads_parse(optarg, &loads)) {
+				fprintf(stderr, "tlbsim: --loads is trace, dep or indep, not \"%s\"\n",
+					optarg);
+				return 2;
+			}
+			break;
+		case 9:
+			if (sim_costs_load(&costs, optarg, err, sizeof(err))) {
+				fprintf(stderr, "tlbsim: %s\n", err);
+				return 2;
+			}
+			break;
+		case 1: case 2: case 3: case 4: case 5: case 6: case 8:
 			if (!number(optarg, &v) || v > (1ull << 32) || ((c == 5 || c == 6) && !v)) {
 				fprintf(stderr, "tlbsim: bad number \"%s\"\n", optarg);
 				return 2;
@@ -166,6 +192,8 @@ int main(int argc, char **argv)
 				costs.stlb_hit = v;
 			else if (c == 4)
 				costs.walk = v;
+			else if (c == 8)
+				costs.issue = v;
 			else if (c == 5)
 				div = v;
 			else
@@ -245,6 +273,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "tlbsim: %s\n", err);
 		return 1;
 	}
+	sim_trace_set_loads(&t, loads);
 	if (!workload) {
 		const char *base = strrchr(argv[optind], '/');
 
@@ -254,16 +283,19 @@ int main(int argc, char **argv)
 	}
 	if (human)
 		printf("%s: %zu events, %" PRIu64 " accesses, %" PRIu64 " ranged flushes (%zu sizes, "
-		       "%" PRIu64 "..%" PRIu64 " entries), %" PRIu64 " full, %u CPUs; costs invlpg %" PRIu64
-		       " full %" PRIu64 " stlb_hit %" PRIu64 " walk %" PRIu64 "\n",
+		       "%" PRIu64 "..%" PRIu64 " entries), %" PRIu64 " full, %u CPUs, %" PRIu64
+		       " dependent accesses (loads %s); costs invlpg %" PRIu64 " full %" PRIu64
+		       " stlb_hit %" PRIu64 " walk %" PRIu64 " issue %" PRIu64 "\n",
 		       workload, t.n, t.accesses, t.flushes, t.nsizes,
 		       t.nsizes ? t.sizes[0] : 0, t.nsizes ? t.sizes[t.nsizes - 1] : 0,
-		       t.full_flushes, t.ncpus, costs.invlpg, costs.full, costs.stlb_hit, costs.walk);
+		       t.full_flushes, t.ncpus, t.dep_accesses, sim_loads_name(loads), costs.invlpg,
+		       costs.full, costs.stlb_hit, costs.walk, costs.issue);
 	else if (header)
 		fputs(csv_header, stdout);
 
 	for (i = 0; i < nmodels; i++) {
-		struct out o = { .workload = workload, .m = &models[i], .c = &costs, .human = human };
+		struct out o = { .workload = workload, .m = &models[i], .c = &costs, .human = human,
+				 .loads = sim_loads_name(loads) };
 		struct sim_policy stock = { .kind = POL_STOCK };
 		struct sim_result r;
 

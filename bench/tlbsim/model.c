@@ -203,6 +203,7 @@ void sim_model_from_cpuid(struct sim_cpu_model *m, const struct tlbp_cpuid *c)
 	unsigned int s, i;
 	u8 top = 0, low = 0xff;
 
+	m->walkers = 1;
 	tlbp_parse_geometry(c, &m->geo);
 	switch (m->geo.source) {
 	case TLBP_SRC_LEAF18:
@@ -346,6 +347,12 @@ static int parse_geom(struct sim_cpu_model *m, const char *spec, char *err, size
 			goto bad;
 		*eq = 0;
 		e = strtoul(eq + 1, &end, 10);
+		if (!strcmp(tok, "walkers")) {
+			if (*end || !e || e > SIM_MAX_WALKERS)
+				goto bad;
+			m->walkers = e;
+			continue;
+		}
 		if (*end == '/')
 			w = strtoul(end + 1, &end, 10);
 		if (*end || e > 65536 || (w && (w > e || e % w)))
@@ -368,7 +375,7 @@ static int parse_geom(struct sim_cpu_model *m, const char *spec, char *err, size
 		m->geo.source = TLBP_SRC_LEAF18;	/* "reported" */
 		continue;
 bad:
-		snprintf(err, errlen, "geom: bad \"%s\" (KEY=ENTRIES[/WAYS], KEY l1d_4k, l2_4k, l1d_2m, l2_2m, l1d_1g, l2_1g)",
+		snprintf(err, errlen, "geom: bad \"%s\" (KEY=ENTRIES[/WAYS], KEY l1d_4k, l2_4k, l1d_2m, l2_2m, l1d_1g, l2_1g; walkers=N)",
 			 tok);
 		return -1;
 	}
@@ -377,8 +384,9 @@ bad:
 
 int sim_model_parse(struct sim_cpu_model *m, const char *spec, char *err, size_t errlen)
 {
-	char buf[512], *hash, *at, *base;
+	char buf[512], *hash, *at, *pct, *base;
 	struct tlbp_cpuid c;
+	unsigned long walkers = 1;
 	int cpu = -1;
 
 	memset(m, 0, sizeof(*m));
@@ -387,10 +395,23 @@ int sim_model_parse(struct sim_cpu_model *m, const char *spec, char *err, size_t
 	if (hash)
 		*hash++ = 0;
 	if (!strncmp(buf, "geom:", 5)) {
+		m->walkers = 1;
 		if (parse_geom(m, buf + 5, err, errlen))
 			return -1;
 		snprintf(m->label, sizeof(m->label), "%.95s", hash ? hash : buf);
 		return 0;
+	}
+	pct = strrchr(buf, '%');
+	if (pct) {
+		char *end;
+
+		*pct = 0;
+		walkers = strtoul(pct + 1, &end, 10);
+		if (*end || !walkers || walkers > SIM_MAX_WALKERS) {
+			snprintf(err, errlen, "%s: bad number of page walkers \"%s\" (1-%d)", spec,
+				 pct + 1, SIM_MAX_WALKERS);
+			return -1;
+		}
 	}
 	at = strrchr(buf, '@');
 	if (at) {
@@ -410,6 +431,7 @@ int sim_model_parse(struct sim_cpu_model *m, const char *spec, char *err, size_t
 		return -1;
 	}
 	sim_model_from_cpuid(m, &c);
+	m->walkers = walkers;
 	if (hash) {
 		snprintf(m->label, sizeof(m->label), "%.95s", hash);
 	} else {
@@ -430,7 +452,8 @@ void sim_model_print(FILE *f, const struct sim_cpu_model *m)
 {
 	unsigned int lv, s;
 
-	fprintf(f, "%s source=%s", m->label, tlbp_geo_source_name(m->geo.source));
+	fprintf(f, "%s source=%s walkers=%u", m->label, tlbp_geo_source_name(m->geo.source),
+		m->walkers);
 	for (lv = 0; lv < 2; lv++)
 		for (s = 0; s < TLBP_NR_SIZES; s++) {
 			const struct sim_shape *sh = lv ? &m->l2[s] : &m->l1[s];

@@ -19,6 +19,7 @@
 #include "tlbpath/geometry.h"
 
 #define SIM_MAX_CPUS	256
+#define SIM_MAX_WALKERS	64
 
 /* ---- Traces ------------------------------------------------------------ */
 
@@ -37,6 +38,19 @@ struct sim_event {
 	uint16_t cpu;
 	uint8_t type;		/* enum sim_ev_type */
 	uint8_t shift;		/* access: page shift (12, 21, 30); flush: stride */
+	uint8_t dep;		/* access: its address depends on the load before */
+};
+
+/*
+ * How accesses depend on each other ('l dep' / 'l indep' lines): a miss
+ * of a dependent access pays the whole latency; independent misses
+ * overlap (sim.c).  A trace without 'l' lines is dependent throughout,
+ * which is how every trace replayed before they existed.
+ */
+enum sim_loads {
+	SIM_LOADS_TRACE,	/* as the trace says */
+	SIM_LOADS_DEP,		/* every access dependent */
+	SIM_LOADS_INDEP,	/* every access independent */
 };
 
 struct sim_trace {
@@ -45,6 +59,8 @@ struct sim_trace {
 	unsigned int ncpus;		/* highest CPU number + 1 */
 	uint64_t accesses, flushes, full_flushes;
 	bool has_vm;			/* 'v' lines: total_vm/rss known */
+	bool has_loads;			/* 'l' lines: dependencies known */
+	uint64_t dep_accesses;		/* accesses marked dependent */
 	uint64_t *sizes;		/* distinct flush entry counts, ascending */
 	size_t nsizes;
 };
@@ -59,6 +75,10 @@ int sim_trace_load(struct sim_trace *t, const char *path, char *err, size_t errl
 int sim_trace_from_string(struct sim_trace *t, const char *text,
 			  char *err, size_t errlen);
 void sim_trace_free(struct sim_trace *t);
+/* Mark every access as @loads says (SIM_LOADS_TRACE: leave them). */
+void sim_trace_set_loads(struct sim_trace *t, enum sim_loads loads);
+int sim_loads_parse(const char *s, enum sim_loads *loads);
+const char *sim_loads_name(enum sim_loads loads);
 
 /* ---- CPU models -------------------------------------------------------- */
 
@@ -72,15 +92,17 @@ struct sim_cpu_model {
 	struct tlbp_geometry geo;	/* what tlbpath's parser says (entries) */
 	struct sim_shape l1[TLBP_NR_SIZES];	/* first-level data TLB */
 	struct sim_shape l2[TLBP_NR_SIZES];	/* second-level / shared TLB */
+	uint32_t walkers;		/* page walks in flight at once (>= 1) */
 };
 
 /*
  * SPEC (each may end in #LABEL):
- *   PATH[@N]        CPU N (default: the first) of a `cpuid -r` dump
- *   live[@N]        CPU N of this machine (CPUID instruction)
+ *   PATH[@N][%P]    CPU N (default: the first) of a `cpuid -r` dump, with
+ *                   P page walkers (default 1: walks never overlap)
+ *   live[@N][%P]    CPU N of this machine (CPUID instruction)
  *   geom:KEY=E[/W],...  by hand; KEY is l1d_4k, l2_4k, l1d_2m, l2_2m,
- *                   l1d_1g, l2_1g; E entries, W ways (default: fully
- *                   associative)
+ *                   l1d_1g, l2_1g (E entries, W ways, default: fully
+ *                   associative), or walkers (=P)
  * Entries come from tlbpath's own parser (src/geometry.c); associativity
  * from the same raw leaves (see model.c).  Returns 0 or -1 with @err.
  */
@@ -95,7 +117,32 @@ struct sim_costs {
 	uint64_t full;		/* one full flush (CR3 write), per CPU */
 	uint64_t stlb_hit;	/* an access that misses L1 and hits the STLB */
 	uint64_t walk;		/* an access that misses every level: a walk */
+	/*
+	 * What the CPU spends on an independent access anyway, TLB hit or
+	 * not (the probe's loop of one load per page): the time the page
+	 * walkers have to hide a miss in.  0: nothing hides it.
+	 */
+	uint64_t issue;
 };
+
+/*
+ * What one miss costs: a dependent access pays the whole latency @lat;
+ * independent ones overlap, @walkers at a time, and under the @issue
+ * cycles each access takes anyway, so each pays what is left of lat /
+ * walkers.  In 1/@walkers cycles, so that sums stay exact.
+ */
+static inline uint64_t sim_miss_units(uint64_t lat, bool dep, uint32_t walkers,
+				      uint64_t issue)
+{
+	uint64_t hidden = issue * walkers;
+
+	if (dep)
+		return lat * walkers;
+	return lat > hidden ? lat - hidden : 0;
+}
+
+/* A cost set from a file (the probe's output, README.md): 0 or -1 with @err. */
+int sim_costs_load(struct sim_costs *c, const char *path, char *err, size_t errlen);
 
 /* The defaults, and where each comes from: README.md and sim.c. */
 extern const struct sim_costs sim_default_costs;
@@ -169,6 +216,7 @@ void sim_tlbpath_stats(const struct sim_tlbpath *a, struct sim_adapt_stats *s);
 
 struct sim_result {
 	uint64_t accesses, l1_hits, stlb_hits, walks;
+	uint64_t dep_stlb_hits, dep_walks;	/* of those, by dependent accesses */
 	uint64_t calls;			/* ranged flush calls */
 	uint64_t perpage_calls, widened_calls, caller_full_calls;
 	uint64_t invlpg;		/* INVLPGs executed, all CPUs */

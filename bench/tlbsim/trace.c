@@ -10,10 +10,13 @@
  *   F CPU                         a flush of everything the caller asked for
  *   p START LEN SHIFT             [START, START+LEN) is mapped with 2^SHIFT pages
  *   v TOTAL_VM RSS                the mm's size and resident pages from now on
+ *   l dep | l indep               the accesses from now on depend on the load
+ *                                 before them, or do not
  *
  * ADDR, START and LEN are hexadecimal (0x optional), the rest decimal;
  * '#' starts a comment line.  Without 'v' lines, the pages touched so far
- * stand for both total_vm and rss.
+ * stand for both total_vm and rss; without 'l' lines, every access is
+ * dependent (how traces replayed before 'l' existed).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -157,6 +160,7 @@ int sim_trace_read(struct sim_trace *t, FILE *f, const char *name,
 	struct pageset seen = { 0 };
 	uint64_t total_vm = 0, rss = 0;
 	unsigned long lineno = 0;
+	bool dep = true;
 	char *line = NULL;
 	int ret = -1;
 
@@ -187,6 +191,8 @@ int sim_trace_read(struct sim_trace *t, FILE *f, const char *name,
 			e.type = line[0] == 'r' ? EV_READ : EV_WRITE;
 			e.addr = a;
 			e.shift = 12;
+			e.dep = dep;
+			t->dep_accesses += dep;
 			for (i = nreg; i-- > 0; )
 				if (a >= reg[i].start && a < reg[i].end) {
 					e.shift = reg[i].shift;
@@ -231,6 +237,16 @@ int sim_trace_read(struct sim_trace *t, FILE *f, const char *name,
 			reg[nreg].start = a;
 			reg[nreg].end = a + b;
 			reg[nreg++].shift = c;
+			continue;
+		case 'l':
+			p += strspn(p, " \t");
+			if (!strncmp(p, "indep", 5) && at_end(p + 5))
+				dep = false;
+			else if (!strncmp(p, "dep", 3) && at_end(p + 3))
+				dep = true;
+			else
+				goto bad;
+			t->has_loads = true;
 			continue;
 		case 'v':
 			if (!field(&p, 10, &a) || !field(&p, 10, &b) || !at_end(p))
@@ -312,6 +328,46 @@ int sim_trace_from_string(struct sim_trace *t, const char *text, char *err, size
 	ret = sim_trace_read(t, f, "(string)", err, errlen);
 	fclose(f);
 	return ret;
+}
+
+void sim_trace_set_loads(struct sim_trace *t, enum sim_loads loads)
+{
+	size_t i;
+
+	if (loads == SIM_LOADS_TRACE)
+		return;
+	t->dep_accesses = 0;
+	for (i = 0; i < t->n; i++) {
+		struct sim_event *e = &t->ev[i];
+
+		if (e->type != EV_READ && e->type != EV_WRITE)
+			continue;
+		e->dep = loads == SIM_LOADS_DEP;
+		t->dep_accesses += e->dep;
+	}
+}
+
+static const char *const loads_names[] = {
+	[SIM_LOADS_TRACE] = "trace",
+	[SIM_LOADS_DEP] = "dep",
+	[SIM_LOADS_INDEP] = "indep",
+};
+
+int sim_loads_parse(const char *s, enum sim_loads *loads)
+{
+	unsigned int i;
+
+	for (i = 0; i < sizeof(loads_names) / sizeof(loads_names[0]); i++)
+		if (!strcmp(s, loads_names[i])) {
+			*loads = i;
+			return 0;
+		}
+	return -1;
+}
+
+const char *sim_loads_name(enum sim_loads loads)
+{
+	return loads <= SIM_LOADS_INDEP ? loads_names[loads] : "?";
 }
 
 void sim_trace_free(struct sim_trace *t)

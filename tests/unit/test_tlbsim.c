@@ -8,6 +8,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tap.h"
 #include "tlbsim.h"
@@ -321,6 +322,8 @@ static void test_parse_errors(void)
 		H "r 999 0x1000\n",			/* CPU number */
 		H "p 0 0x1000 13\n",			/* page size */
 		H "r -1 0x1000\n",
+		H "l maybe\n",
+		H "l dependent\n",
 	};
 	char err[256];
 	unsigned int i;
@@ -385,10 +388,12 @@ static void test_determinism(void)
 	}
 	tap_ok(same, "determinism: 50000 events, 4 policies: the same numbers from the same "
 	       "trace run twice and parsed twice");
-	tap_ok(!sim_best_fixed(&a, &m, &sim_default_costs, &best1, &lo1, &hi1, NULL, NULL) &&
+	/* The sweeps first: the message reads what they found. */
+	same = !sim_best_fixed(&a, &m, &sim_default_costs, &best1, &lo1, &hi1, NULL, NULL) &&
 	       !sim_best_fixed(&b, &m, &sim_default_costs, &best2, &lo2, &hi2, NULL, NULL) &&
-	       !memcmp(&best1, &best2, sizeof(best1)) && lo1 == lo2 && hi1 == hi2,
-	       "determinism: the sweep gives the same best threshold (%u..%u) twice", lo1, hi1);
+	       !memcmp(&best1, &best2, sizeof(best1)) && lo1 == lo2 && hi1 == hi2;
+	tap_ok(same, "determinism: the sweep gives the same best threshold (%u..%u) twice",
+	       lo1, hi1);
 
 	/* The sweep's best against every threshold 0..210, one by one. */
 	for (t = 0; t <= 210; t++) {
@@ -413,9 +418,118 @@ static void test_determinism(void)
 	free(text);
 }
 
+/*
+ * Overlapping misses.  A 2-entry L1 and no L2: every access to a new page
+ * walks.  Walk 100 cycles, 4 walkers, issue 10: an independent walk costs
+ * 100 / 4 - 10 = 15, a dependent one 100.
+ */
+static void test_overlap(void)
+{
+	struct sim_cpu_model m = model("geom:l1d_4k=2,walkers=4");
+	struct sim_costs c = { .invlpg = 1, .full = 1, .stlb_hit = 1, .walk = 100, .issue = 10 };
+	const char *text = H "l indep\nr 0 0x1000\nr 0 0x2000\nr 0 0x3000\nl dep\nr 0 0x4000\n";
+	struct sim_trace t = trace(text), plain;
+	struct sim_result r;
+
+	r = run(&t, &m, POL_STOCK, 0, &c);
+	tap_ok(r.walks == 4 && r.dep_walks == 1 && r.cycles == 3 * 15 + 100 && t.has_loads &&
+	       t.dep_accesses == 1,
+	       "overlap: 3 independent walks at 100/4 - 10 = 15, one dependent at 100 (%llu)",
+	       (unsigned long long)r.cycles);
+	c.issue = 30;
+	r = run(&t, &m, POL_STOCK, 0, &c);
+	tap_ok(r.cycles == 100, "overlap: under 30 cycles of issue, the independent walks are hidden (%llu)",
+	       (unsigned long long)r.cycles);
+	c.issue = 10;
+	m.walkers = 1;
+	r = run(&t, &m, POL_STOCK, 0, &c);
+	tap_ok(r.cycles == 3 * 90 + 100, "overlap: one walker: 100 - 10 each (%llu)",
+	       (unsigned long long)r.cycles);
+	m.walkers = 3;
+	r = run(&t, &m, POL_STOCK, 0, &c);
+	tap_ok(r.cycles == (3 * (100 - 30) + 3 * 100) / 3,
+	       "overlap: 3 walkers: sums kept in thirds, 3 x 23.3 + 100 = 170 (%llu)",
+	       (unsigned long long)r.cycles);
+
+	m.walkers = 4;
+	sim_trace_set_loads(&t, SIM_LOADS_DEP);
+	r = run(&t, &m, POL_STOCK, 0, &c);
+	tap_ok(r.cycles == 400 && t.dep_accesses == 4, "overlap: --loads dep: 4 whole walks (%llu)",
+	       (unsigned long long)r.cycles);
+	sim_trace_set_loads(&t, SIM_LOADS_INDEP);
+	r = run(&t, &m, POL_STOCK, 0, &c);
+	tap_ok(r.cycles == 60 && t.dep_accesses == 0, "overlap: --loads indep: 4 x 15 (%llu)",
+	       (unsigned long long)r.cycles);
+	sim_trace_free(&t);
+
+	/* No 'l' line: dependent, as every trace replayed before. */
+	plain = trace(H "r 0 0x1000\nr 0 0x2000\nr 0 0x3000\nr 0 0x4000\n");
+	r = run(&plain, &m, POL_STOCK, 0, &c);
+	tap_ok(r.cycles == 400 && !plain.has_loads, "overlap: a trace without 'l' lines: whole walks (%llu)",
+	       (unsigned long long)r.cycles);
+	sim_trace_free(&plain);
+
+	/*
+	 * STLB hits overlap the same way: an 8-entry L2 behind a 1-entry
+	 * L1, 2 walkers, issue 1: 4 walks, then 4 STLB hits at 7 / 2 - 1.
+	 */
+	m = model("geom:l1d_4k=1,l2_4k=8,walkers=2");
+	c = (struct sim_costs){ .invlpg = 1, .full = 1, .stlb_hit = 7, .walk = 40, .issue = 1 };
+	t = trace(H "l indep\nr 0 0x1000\nr 0 0x2000\nr 0 0x3000\nr 0 0x4000\n"
+		  "r 0 0x1000\nr 0 0x2000\nr 0 0x3000\nr 0 0x4000\n");
+	r = run(&t, &m, POL_STOCK, 0, &c);
+	tap_ok(r.stlb_hits == 4 && r.walks == 4 && r.cyc_stlb == 4 * 5 / 2 && r.cyc_walk == 4 * 19,
+	       "overlap: independent STLB hits at 7 / 2 - 1 (%llu), walks at 40 / 2 - 1 (%llu)",
+	       (unsigned long long)r.cyc_stlb, (unsigned long long)r.cyc_walk);
+	sim_trace_free(&t);
+}
+
+static int costs_from(const char *text, struct sim_costs *c, char *err, size_t errlen)
+{
+	char path[] = "/tmp/test_tlbsim_costs_XXXXXX";
+	int fd = mkstemp(path), ret;
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
+
+	if (!f || fputs(text, f) < 0 || fclose(f)) {
+		snprintf(err, errlen, "cannot write %s", path);
+		return -2;
+	}
+	ret = sim_costs_load(c, path, err, errlen);
+	unlink(path);
+	return ret;
+}
+
+static void test_cost_files(void)
+{
+	static const char *const bad[] = {
+		"invlpg 1\nfull 2\nstlb_hit 3\nwalk 4\n",			/* no issue */
+		"invlpg 1\nfull 2\nstlb_hit 3\nwalk 4\nissue 5\nwalk 6\n",	/* twice */
+		"invlpg 1\nfull 2\nstlb_hit 3\nwalk 4\nissue 5\nwalkers 6\n",	/* unknown */
+		"invlpg -1\nfull 2\nstlb_hit 3\nwalk 4\nissue 5\n",		/* negative */
+		"invlpg 1 2\nfull 2\nstlb_hit 3\nwalk 4\nissue 5\n",		/* junk after */
+		"invlpg x\nfull 2\nstlb_hit 3\nwalk 4\nissue 5\n",
+	};
+	struct sim_costs c;
+	char err[256];
+	unsigned int i;
+	int ret;
+
+	ret = costs_from("# tlbpath-probe\ninvlpg 316\nfull 540\n\nstlb_hit 6\nwalk 36\nissue 10\n",
+			 &c, err, sizeof(err));
+	tap_ok(!ret && c.invlpg == 316 && c.full == 540 && c.stlb_hit == 6 && c.walk == 36 &&
+	       c.issue == 10, "cost file: every key read");
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		ret = costs_from(bad[i], &c, err, sizeof(err));
+		tap_ok(ret == -1 && strstr(err, "test_tlbsim_costs_"),
+		       "bad cost file %u refused, naming it (%s)", i + 1, err);
+	}
+}
+
 int main(void)
 {
-	tap_plan(60);
+	tap_plan(77);
+	test_overlap();
+	test_cost_files();
 	test_lru();
 	test_set_conflict();
 	test_flush_between();

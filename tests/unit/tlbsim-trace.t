@@ -74,8 +74,8 @@ csv2=$("$sim/build/tlbsim" -c "$skl" -c geom:l1d_4k=64/4,l2_4k=512/4#tiny -a "$t
 	[ "$(echo "$csv1" | grep -c ',fixed,')" = $((2 * 5)) ]
 ok $? "tlbsim: the same CSV twice; per CPU a best-fixed row and thresholds 0,1,3,5,7" "$csv1"
 
-best=$(echo "$csv1" | awk -F, '$2 == "tiny" && $9 == "best-fixed" { b = $12 }
-	$2 == "tiny" && $9 == "fixed" { if (min == "" || $12 + 0 < min + 0) min = $12 }
+best=$(echo "$csv1" | awk -F, '$2 == "tiny" && $11 == "best-fixed" { b = $14 }
+	$2 == "tiny" && $11 == "fixed" { if (min == "" || $14 + 0 < min + 0) min = $14 }
 	END { print (b != "" && b == min) }')
 [ "$best" = 1 ]
 ok $? "tlbsim: best-fixed is the cheapest fixed threshold"
@@ -111,5 +111,5 @@ else
 	ok $? "vg2trace: the trace replays" "$out"
 fi
 
-[ "$(awk -F, '$9 == "stock" { print $4 "/" $5 " " $6 "/" $7 }' <<< "$csv1" | head -1)" = "64/4 1536/6" ]
+[ "$(awk -F, '$11 == "stock" { print $4 "/" $5 " " $6 "/" $7 }' <<< "$csv1" | head -1)" = "64/4 1536/6" ]
 ok $? "tlbsim: the Skylake fixture's TLBs in the CSV (L1 64 entries 4-way, STLB 1536 6-way)"
