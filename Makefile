@@ -8,7 +8,8 @@
 # make check           unit tests, DKMS builds, in-VM tests on Debian's kernels
 # make demo            boot a Debian kernel in QEMU and show tlbpath at work
 # make unit            user-space unit tests only (TAP, under prove)
-# make tools           tools/tlbpath-geometry (CPUID dumps or this machine)
+# make tools           tools/tlbpath-geometry (CPUID dumps or this machine) and
+#                      tools/tlbpath-probe (what this machine's flushes cost)
 # make check-long      the long tier: 50 load/unload cycles under stress-ng
 # make check-debug     the debug tier: a kernel with KASAN, lockdep, kmemleak and
 #                      fault injection (built once, cached), tlbpath tested in it
@@ -34,7 +35,7 @@ UNIT_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -Iinclude
 UNIT_TESTS := tests/unit/test_geometry tests/unit/test_policy tests/unit/test_tlbi \
 	tests/unit/test_adapt
 
-TOOLS := tools/tlbpath-geometry
+TOOLS := tools/tlbpath-geometry tools/tlbpath-probe
 PREFIX ?= /usr/local
 SBINDIR ?= $(PREFIX)/sbin
 MANDIR ?= $(PREFIX)/share/man
@@ -63,8 +64,10 @@ install: module install-tools
 
 install-tools: tools
 	install -D -m 0755 tools/tlbpath-geometry $(DESTDIR)$(SBINDIR)/tlbpath-geometry
+	install -D -m 0755 tools/tlbpath-probe $(DESTDIR)$(SBINDIR)/tlbpath-probe
 	install -D -m 0755 tools/tlbpath-stat $(DESTDIR)$(SBINDIR)/tlbpath-stat
 	install -D -m 0644 man/tlbpath-geometry.8 $(DESTDIR)$(MANDIR)/man8/tlbpath-geometry.8
+	install -D -m 0644 man/tlbpath-probe.8 $(DESTDIR)$(MANDIR)/man8/tlbpath-probe.8
 	install -D -m 0644 man/tlbpath-stat.8 $(DESTDIR)$(MANDIR)/man8/tlbpath-stat.8
 
 tools: $(TOOLS)
@@ -73,6 +76,10 @@ tools: $(TOOLS)
 # distribution's hardening flags, dpkg-buildflags).
 tools/tlbpath-geometry: tools/tlbpath-geometry.c src/geometry.c include/tlbpath/*.h
 	$(CC) $(UNIT_CFLAGS) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ tools/tlbpath-geometry.c src/geometry.c
+
+tools/tlbpath-probe: tools/tlbpath-probe.c src/geometry.c include/tlbpath/*.h dkms.conf
+	$(CC) $(UNIT_CFLAGS) -DTLBPATH_VERSION='"$(TLBPATH_VERSION)"' $(CPPFLAGS) $(CFLAGS) \
+		$(LDFLAGS) -pthread -o $@ tools/tlbpath-probe.c src/geometry.c -lm
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null || true

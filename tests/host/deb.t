@@ -31,11 +31,13 @@ t "the changelog's version is dkms.conf's ($ver)" \
 	sh -c "dpkg-deb -f $deb Version | grep -qx '$ver'"
 tools="build/deb/tlbpath-tools_${ver}_amd64.deb"
 t "dpkg -i $deb $tools" dpkg -i "$deb" "$tools"
-t "tlbpath-geometry and tlbpath-stat run from /usr/sbin" \
+t "tlbpath-geometry, tlbpath-stat and tlbpath-probe run from /usr/sbin" \
 	sh -c "/usr/sbin/tlbpath-geometry | grep -q '^cpu=0 source=' &&
-	       /usr/sbin/tlbpath-stat --help 2>&1 | grep -q -- --prometheus"
-t "man finds tlbpath(4), tlbpath-stat(8) and tlbpath-geometry(8)" \
-	sh -c "man -w 4 tlbpath && man -w 8 tlbpath-stat && man -w 8 tlbpath-geometry"
+	       /usr/sbin/tlbpath-stat --help 2>&1 | grep -q -- --prometheus &&
+	       /usr/sbin/tlbpath-probe --help | grep -q -- --from"
+t "man finds tlbpath(4), tlbpath-stat(8), tlbpath-geometry(8) and tlbpath-probe(8)" \
+	sh -c "man -w 4 tlbpath && man -w 8 tlbpath-stat && man -w 8 tlbpath-geometry &&
+	       man -w 8 tlbpath-probe"
 for k in "${kernels[@]}"; do
 	t "DKMS built and installed it for $k" \
 		sh -c "dkms status tlbpath/$ver -k $k | grep -q installed"

@@ -59,9 +59,10 @@ t "make install-tools installs what tlbpath-tools holds" \
 	       [ \"\$(cd '$tmp/inst' && find . -type f | sort)\" = \
 	         \"\$(dpkg-deb -c '$tools_deb' | awk '\$1 !~ /^d/ { print \$6 }' |
 	            grep -v '^./usr/share/doc/' | sed 's/\\.gz\$//' | sort)\" ]"
-t "tlbpath-stat and tlbpath-geometry have their man pages in the package" \
+t "the tools have their man pages in the package" \
 	sh -c "dpkg-deb -c '$tools_deb' | grep -q 'usr/share/man/man8/tlbpath-stat.8.gz' &&
-	       dpkg-deb -c '$tools_deb' | grep -q 'usr/share/man/man8/tlbpath-geometry.8.gz'"
+	       dpkg-deb -c '$tools_deb' | grep -q 'usr/share/man/man8/tlbpath-geometry.8.gz' &&
+	       dpkg-deb -c '$tools_deb' | grep -q 'usr/share/man/man8/tlbpath-probe.8.gz'"
 
 n=$((n + 1))
 lint=$(lintian --no-cfg "$debs/tlbpath_${ver}_amd64.changes" 2>&1 | grep -v 'running with root privileges')

@@ -10,7 +10,7 @@ set -uo pipefail
 . "$(dirname "$0")/../../scripts/vmlib.sh"
 top=${TLBPATH_TOP:-$TOP}
 
-echo "1..6"
+echo "1..7"
 n=0
 # same DESCRIPTION LEFT RIGHT: two sorted lists, equal, or the difference.
 same() {
@@ -40,11 +40,16 @@ man=$(section "$top/man/tlbpath.4" PARAMETERS | sed 's/=.*//' | sort -u)
 same "tlbpath(4) documents the module's parameters (src < > man)" "$params" "$man"
 
 # Options in the tools' usage lines, and the page's .B/.BI option lines.
-opts() { grep -o -- ' \[\?-[-a-z]*' | tr -d ' [' | sort -u; }
+opts() { grep -o -- ' \[\?-[-a-zA-Z]*' | tr -d ' [' | sort -u; }
 manopts() { section "$1" OPTIONS | sed 's/\\-/-/g' | sort -u; }
 same "tlbpath-stat(8) documents the options its usage names" \
 	"$(sed -n '/^usage()/,/^}/p' "$top/tools/tlbpath-stat" | grep -v -- '--help' | opts)" \
 	"$(manopts "$top/man/tlbpath-stat.8")"
+
+same "tlbpath-probe(8) documents the options its usage names" \
+	"$(sed -n '/^static const char usage\[\]/,/;$/p' "$top/tools/tlbpath-probe.c" |
+	   grep '^"\(usage:\| \)' | head -n 2 | opts)" \
+	"$(manopts "$top/man/tlbpath-probe.8")"
 
 same "the tracepoint tlbpath(4) names is the module's" \
 	"$(sed -n 's/^#define TRACE_SYSTEM //p' "$top/src/trace.h"):$(sed -n 's/^TRACE_EVENT(\([a-z_]*\),.*/\1/p' "$top/src/trace.h")" \
@@ -64,7 +69,8 @@ fi
 
 n=$((n + 1))
 if make -s -C "$top" -n install-tools DESTDIR=/nonexistent PREFIX=/usr 2>/dev/null |
-	grep -q 'man8/tlbpath-stat.8' && grep -qx 'man/tlbpath.4' "$top/debian/tlbpath-dkms.manpages"; then
+	grep -q 'man8/tlbpath-stat.8' && make -s -C "$top" -n install-tools DESTDIR=/nonexistent PREFIX=/usr |
+	grep -q 'man8/tlbpath-probe.8' && grep -qx 'man/tlbpath.4' "$top/debian/tlbpath-dkms.manpages"; then
 	echo "ok $n - make install-tools installs the tools' pages, tlbpath-dkms carries tlbpath(4)"
 else
 	echo "not ok $n - make install-tools installs the tools' pages, tlbpath-dkms carries tlbpath(4)"
