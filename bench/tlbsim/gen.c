@@ -19,8 +19,22 @@
  *           between accesses to 96 huge pages and 256 small ones
  * t2        two threads: CPU 0 flushes 4..96 pages and touches 64; CPU 1
  *           reads a 1024-page working set, so the refills are remote
+ *
+ * Random re-use is of independent loads ('l indep'): nothing in these
+ * programs computes an address from what it loaded.
+ *
+ * And tlbpath-probe's own experiments (tools/tlbpath-probe.c), to replay
+ * them against what the probe measured (tests/unit/tlbsim-real.t):
+ *
+ *   gen reread N W indep|dep PAIRS   E2/E3: a warm pair, then PAIRS pairs
+ *           of calls that flush the region's first N pages (read-only,
+ *           read-write), each followed by a re-read of W other pages: in
+ *           order, or along the probe's chain (stride (W * 5 / 8) | 1)
+ *   gen chain F ACCESSES    the dependent chain over F pages (a power of
+ *           two), after one warm lap
  */
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -182,10 +196,82 @@ static void t2(void)
 	}
 }
 
+#define REGION_BASE	0x300000000ull	/* the probe's mprotect() target */
+
+static void reread_pages(unsigned long w, bool dep)
+{
+	unsigned long i, idx = 0, stride = (w * 5 / 8) | 1;
+
+	for (i = 0; i < w; i++) {
+		rd(0, WS_BASE + (dep ? idx : i) * PAGE);
+		idx = (idx + stride) % w;
+	}
+}
+
+static void reread(unsigned long n, unsigned long w, bool dep, unsigned long pairs)
+{
+	unsigned long i;
+
+	printf("l %s\n", dep ? "dep" : "indep");
+	for (i = 0; i < n + 1; i++)
+		wr(0, REGION_BASE + i * PAGE);
+	for (i = 0; i < w; i++)
+		wr(0, WS_BASE + i * PAGE);
+	for (i = 0; i < 2 * (pairs + 1); i++) {
+		flush(0, REGION_BASE, n, 12);
+		reread_pages(w, dep);
+	}
+}
+
+static void chain(unsigned long f, unsigned long accesses)
+{
+	unsigned long i, idx = 0, stride = (f * 5 / 8) | 1;
+
+	printf("l dep\n");
+	for (i = 0; i < f + accesses; i++) {
+		rd(0, WS_BASE + idx * PAGE);
+		idx = (idx + stride) & (f - 1);
+	}
+}
+
+static bool arg(const char *s, unsigned long max, unsigned long *v)
+{
+	char *end;
+
+	*v = strtoul(s, &end, 10);
+	return *s && !*end && *v <= max;
+}
+
+/* gen reread|chain ARGS: the probe's experiments; 0, or 2 on bad arguments. */
+static int probe_workload(int argc, char **argv)
+{
+	unsigned long a, b, c;
+
+	printf("# tlbsim trace 1\n#");
+	for (c = 0; c < (unsigned long)argc; c++)
+		printf(" %s", argv[c]);
+	printf("\n");
+	if (!strcmp(argv[1], "reread") && argc == 6 && arg(argv[2], 1 << 20, &a) && a &&
+	    arg(argv[3], 1 << 20, &b) && (!strcmp(argv[4], "dep") || !strcmp(argv[4], "indep")) &&
+	    arg(argv[5], 1 << 20, &c)) {
+		reread(a, b, !strcmp(argv[4], "dep"), c);
+	} else if (!strcmp(argv[1], "chain") && argc == 4 && arg(argv[2], 1 << 20, &a) && a &&
+		   !(a & (a - 1)) && arg(argv[3], 1ul << 30, &b)) {
+		chain(a, b);
+	} else {
+		fprintf(stderr, "usage: gen reread N W indep|dep PAIRS | gen chain F ACCESSES\n");
+		return 2;
+	}
+	return fflush(stdout) ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc >= 2 && (!strcmp(argv[1], "reread") || !strcmp(argv[1], "chain")))
+		return probe_workload(argc, argv);
 	if (argc < 2 || argc > 3) {
-		fprintf(stderr, "usage: gen phase|gc-large|gc-small|mtu|2m|t2 [SCALE%%]\n");
+		fprintf(stderr, "usage: gen phase|gc-large|gc-small|mtu|2m|t2 [SCALE%%]\n"
+			"       gen reread N W indep|dep PAIRS | gen chain F ACCESSES\n");
 		return 2;
 	}
 	if (argc == 3)
@@ -194,7 +280,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "gen: SCALE is 1..1000\n");
 		return 2;
 	}
-	printf("# tlbsim trace 1\n# bench/tlbsim/gen %s %u\n", argv[1], scale);
+	printf("# tlbsim trace 1\n# bench/tlbsim/gen %s %u\nl indep\n", argv[1], scale);
 	if (!strcmp(argv[1], "phase")) {
 		phase();
 	} else if (!strcmp(argv[1], "gc-large")) {
