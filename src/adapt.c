@@ -12,6 +12,7 @@
  * N * invlpg, so the break-even is N = (full + R * refill) / invlpg.
  */
 #include "tlbpath/adapt.h"
+#include "tlbpath/ratio.h"
 
 #define EXPLORE_SHIFT	5	/* explorations spend 1/32 of the flush cost */
 #define WALK_SHIFT	6	/* and 1/64 of the walks' */
@@ -22,52 +23,12 @@
 #define ZERO_LIMIT	32	/* readings after full flushes with no walk */
 #define RATE_SHIFT	16	/* warm walk rate, per clock unit, x 2^16 */
 
-/* The number of significant bits of @x: six halving steps. */
-static unsigned int fls_u64(u64 x)
-{
-	unsigned int n = 0, s;
-
-	for (s = 32; s; s >>= 1)
-		if (x >> s) {
-			n += s;
-			x >>= s;
-		}
-	return n + (unsigned int)x;
-}
-
-/*
- * num / den in 32 bits: both are shifted down until they fit, so no
- * 64-bit division is ever compiled (x86-64 and arm64 divide 32 bits in
- * one instruction).  Only when a measurement ends, never per call.
- */
-static u32 ratio(u64 num, u64 den)
-{
-	unsigned int s = fls_u64(num | den);
-
-	s = s > 32 ? s - 32 : 0;
-	num >>= s;
-	den >>= s;
-	if (!den)
-		return ~0U;
-	return (u32)num / (u32)den;
-}
-
-static u32 min_u32(u32 a, u32 b)
-{
-	return a < b ? a : b;
-}
-
-static u32 max_u32(u32 a, u32 b)
-{
-	return a > b ? a : b;
-}
-
 /* The break-even entries for r (x16) refills per full flush. */
 static u32 break_even(const struct tlbp_adapt *a, u32 r)
 {
 	u64 cost = a->full + (((u64)r * a->refill) >> TLBP_ADAPT_R_SHIFT);
 
-	return min_u32(ratio(cost, a->invlpg), a->limit);
+	return tlbp_min_u32(tlbp_ratio(cost, a->invlpg), a->limit);
 }
 
 /* What a full flush costs by the estimate @r (x16). */
@@ -79,8 +40,8 @@ static s64 full_cost(const struct tlbp_adapt *a, u32 r)
 /* The largest range kept to measure: ranges beyond stay stock-widened. */
 static u32 explore_max(const struct tlbp_adapt *a)
 {
-	return min_u32(min_u32(a->limit, a->cap),
-		       max_u32(2 * a->keep, 2 * a->stock));
+	return tlbp_min_u32(tlbp_min_u32(a->limit, a->cap),
+		       tlbp_max_u32(2 * a->keep, 2 * a->stock));
 }
 
 /* One worst-case widening, or one run of kept explorations. */
@@ -128,10 +89,10 @@ static void publish(struct tlbp_adapt *a)
 	else if (k >= a->stock)
 		k = a->warm_n[0] || a->warm_n[1] ? k : a->stock;
 	else
-		k = min_u32(break_even(a, a->r_hi), a->stock);
-	a->keep = min_u32(k, a->cap);
+		k = tlbp_min_u32(break_even(a, a->r_hi), a->stock);
+	a->keep = tlbp_min_u32(k, a->cap);
 	/* Whatever the other CPUs say, keeping up to stock never loses to it. */
-	a->fast = min_u32(a->keep, a->stock);
+	a->fast = tlbp_min_u32(a->keep, a->stock);
 	/* Full flushes measure themselves: explore only where there are none. */
 	if (a->quiet >= QUIET && a->credit >= full_cost(a, r_charged(a)))
 		a->fast = 0;	/* a widening may be explored: ask decide() */
@@ -154,7 +115,7 @@ void tlbp_adapt_init(struct tlbp_adapt *a, const struct tlbp_geometry *g,
 	int sz;
 
 	*a = (struct tlbp_adapt){ 0 };
-	a->stock = min_u32(stock, cap);
+	a->stock = tlbp_min_u32(stock, cap);
 	a->cap = cap;
 	a->mode = TLBP_ADAPT_FALLBACK;
 	a->why = TLBP_ADAPT_NO_COUNTER;
@@ -172,7 +133,7 @@ void tlbp_adapt_init(struct tlbp_adapt *a, const struct tlbp_geometry *g,
 	} else if (counter) {
 		a->mode = TLBP_ADAPT_ON;
 		a->why = TLBP_ADAPT_OK;
-		a->limit = min_u32(ratio((u64)c->full + (u64)reach * c->refill,
+		a->limit = tlbp_min_u32(tlbp_ratio((u64)c->full + (u64)reach * c->refill,
 					 c->invlpg), cap);
 	}
 	publish(a);
@@ -204,7 +165,7 @@ static void close_window(struct tlbp_adapt *a, u64 walks, u64 now)
 	u32 sample;
 
 	if (a->warm_t[i]) {
-		u64 rate = ratio(a->warm_w[i] << RATE_SHIFT, a->warm_t[i]);
+		u64 rate = tlbp_ratio(a->warm_w[i] << RATE_SHIFT, a->warm_t[i]);
 
 		if (t >> 32)
 			base = w;
@@ -227,7 +188,7 @@ static void close_window(struct tlbp_adapt *a, u64 walks, u64 now)
 		a->r_hi = sample;
 	} else {
 		a->r = a->r - (a->r >> 2) + (sample >> 2);
-		a->r_hi = max_u32(sample, a->r_hi - (a->r_hi >> 2));
+		a->r_hi = tlbp_max_u32(sample, a->r_hi - (a->r_hi >> 2));
 	}
 	if (a->samples < 255)
 		a->samples++;
@@ -297,7 +258,7 @@ void tlbp_adapt_executed(struct tlbp_adapt *a, unsigned long pages,
 	if (full)
 		a->credit += a->full >> EXPLORE_SHIFT;
 	else
-		a->credit += ((s64)min_u32(pages, a->cap) * a->invlpg) >> EXPLORE_SHIFT;
+		a->credit += ((s64)tlbp_min_u32(pages, a->cap) * a->invlpg) >> EXPLORE_SHIFT;
 	if (counted)
 		reading(a, full, walks, now);
 	if (a->credit > credit_max(a))

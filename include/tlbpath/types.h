@@ -17,6 +17,8 @@ typedef unsigned char u8;
 typedef unsigned short u16;
 typedef unsigned int u32;
 typedef unsigned long long u64;
+typedef signed char s8;
+typedef int s32;
 typedef long long s64;
 #define BIT(nr)	(1UL << (nr))
 #endif
