@@ -33,7 +33,7 @@ TLBPATH_VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' $(CURDIR)/d
 CC ?= gcc
 UNIT_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -Iinclude
 UNIT_TESTS := tests/unit/test_geometry tests/unit/test_policy tests/unit/test_tlbi \
-	tests/unit/test_adapt
+	tests/unit/test_adapt tests/unit/test_timectl
 
 TOOLS := tools/tlbpath-geometry tools/tlbpath-probe
 PREFIX ?= /usr/local
@@ -94,6 +94,9 @@ tests/unit/test_tlbi: tests/unit/test_tlbi.c src/tlbi.c include/tlbpath/*.h test
 
 tests/unit/test_adapt: tests/unit/test_adapt.c src/adapt.c include/tlbpath/*.h tests/unit/tap.h
 	$(CC) $(UNIT_CFLAGS) -o $@ $< src/adapt.c
+
+tests/unit/test_timectl: tests/unit/test_timectl.c src/timectl.c include/tlbpath/*.h tests/unit/tap.h
+	$(CC) $(UNIT_CFLAGS) -o $@ $< src/timectl.c
 
 unit: $(UNIT_TESTS) $(TOOLS)
 	prove -v $(UNIT_TESTS) tests/unit/*.t

@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The time controller: per CPU, it learns from the time the workload
+ * itself takes between flush requests what a full flush costs it in
+ * refills, and keeps a range per page where that and the calibrated
+ * costs say keeping is cheaper.  It needs a clock (TSC, CNTVCT) and a
+ * calibration, no PMU.  Pure C, no kernel headers: the module, the unit
+ * tests and tlbsim feed it the same way.  Design and parameters:
+ * Documentation/adaptive.md, "The time controller".
+ *
+ * Contract (every input is an argument):
+ *
+ *  - tlbp_tc_init() once per CPU, before any other call on it, from
+ *    slow-path code.  @c: what calibration measured; without invlpg and
+ *    full it decides as stock for good (TLBP_TC_NO_COSTS).
+ *
+ *  - The hook, on the CPU that asks for a flush of user addresses, every
+ *    request (ranges and TLB_FLUSH_ALL alike), in this order:
+ *      1. decrement ->left; at 0, tlbp_tc_tick() with the clock
+ *         (interrupts or preemption off from here on);
+ *      2. a range of entries <= tlbp_tc_fast(): keep it, nothing else;
+ *      3. otherwise tlbp_tc_decide(), with the clock when
+ *         tlbp_tc_wants_clock() says so: true keeps.
+ *    TLB_FLUSH_ALL requests are counted (1.) and never decided.
+ *
+ *  - The clock (struct tlbp_tc_clock) is read before the request is
+ *    decided: the time, who runs (anything that changes when another
+ *    task runs here or the task is switched out and back: a task's id
+ *    plus its context switches), and this CPU's running counts of user
+ *    flush requests made here, of the pages it kept among them, and of
+ *    full flushes among them (widened or asked for).
+ *
+ *  - Its state is the CPU's own: touched only there, one writer.
+ */
+#ifndef _TLBPATH_TIMECTL_H
+#define _TLBPATH_TIMECTL_H
+
+#include "types.h"
+#include "policy.h"
+
+/* Ranges an experiment's epoch decides its own way (the band's), at most. */
+#define TLBP_TC_EPOCH		16
+/* Experiments the estimate is made of: the last ones. */
+#define TLBP_TC_RING		16
+/* Requests between two looks at the credit while no experiment runs. */
+#define TLBP_TC_TICK		16
+
+enum tlbp_tc_why {
+	TLBP_TC_OK,		/* the measured refills decide */
+	TLBP_TC_LEARNING,	/* stock until the measurements say otherwise */
+	TLBP_TC_NO_COSTS,	/* calibration measured nothing usable: stock */
+};
+
+struct tlbp_tc_clock {
+	u64 now, who;
+	u64 requests, pages, fulls;
+};
+
+struct tlbp_tc_stats {
+	u32 epochs;		/* measured */
+	u32 voided;		/* not measured: another task, a switch, too long */
+	u32 samples;		/* pairs of epochs that measured something */
+	u32 probes;		/* of them, experiments */
+	u32 decisions;		/* tlbp_tc_decide() calls */
+};
+
+/* Per-CPU state: touched only by its own CPU. */
+struct tlbp_tc {
+	/* The hook's. */
+	u32 fast;		/* keep ranges up to this many entries, no call */
+	u32 left;		/* requests until tlbp_tc_tick() */
+	/* What it has learnt: [0] local ranges, [1] remote ones. */
+	u32 thr[2];
+	s32 r, r_lo, r_hi;	/* refills a full flush costs, ticks, and its bounds */
+	u8 why;
+	/* Fixed at init. */
+	u8 cost_ok;
+	u32 invlpg, full;	/* ticks */
+	u32 r_max;		/* the most a full flush can cost in refills */
+	u32 stock, cap;
+	/* The experiment running. */
+	u8 phase;		/* none, its first epoch, its second */
+	u8 probing;		/* this epoch decides the band the probe's way */
+	u8 probe_first;		/* the first epoch is the probe */
+	u8 dir;			/* the probe widens the band (0) or keeps it (1) */
+	u8 timing;		/* the epoch has started: t0 holds */
+	u32 lo, hi;		/* the band: ranges of lo < entries <= hi */
+	u32 band;		/* band ranges decided in this epoch */
+	u32 klen;		/* band ranges an epoch of this experiment lasts */
+	struct tlbp_tc_clock t0;
+	s64 dx1, dz1, dy1;	/* the first epoch's, per request */
+	s64 dt1, reqs1;		/* its time per request, its requests */
+	u64 widened0;		/* widened pages at the epoch's start */
+	/* Between experiments: the epochs from tick to tick. */
+	u32 quiet;		/* ticks since the last experiment */
+	u32 biggest;		/* the largest range asked for lately */
+	u32 empty;		/* experiments in a row that measured nothing */
+	u8 ticked;		/* tick holds the last tick's clock */
+	u8 natural;		/* nat_* hold the epoch before it */
+	struct tlbp_tc_clock tick;
+	u64 tick_widened;
+	s64 nat_dx, nat_dz, nat_dy;
+	u64 widened;		/* pages of the ranges it widened, so far */
+	/*
+	 * The last samples, each the difference of two epochs per request:
+	 * full flushes (dx, x 2^8), pages asked for (dz, x 2^4) and
+	 * residual ticks (dy); and their sums of products.
+	 */
+	s32 dx[TLBP_TC_RING], dz[TLBP_TC_RING], dy[TLBP_TC_RING];
+	s64 sxx, szz, sxz, sxy, szy;
+	u32 n, head;
+	s64 credit;		/* what experiments may still cost, ticks */
+	u32 rng;
+	struct tlbp_tc_stats stats;
+};
+
+/* @seed: anything that differs between CPUs (their number). */
+void tlbp_tc_init(struct tlbp_tc *t, const struct tlbp_costs *c, u32 stock, u32 cap, u32 seed);
+
+/* ->left reached 0 (see the contract above). */
+void tlbp_tc_tick(struct tlbp_tc *t, const struct tlbp_tc_clock *c);
+
+static inline bool tlbp_tc_wants_clock(const struct tlbp_tc *t)
+{
+	return t->phase;
+}
+
+/*
+ * A range of @entries above tlbp_tc_fast(), asked on this CPU; @remote:
+ * the flush reaches other CPUs too; @c: the clock, where wanted.  True:
+ * keep it.
+ */
+bool tlbp_tc_decide(struct tlbp_tc *t, unsigned long entries, bool remote,
+		    const struct tlbp_tc_clock *c);
+
+static inline u32 tlbp_tc_fast(const struct tlbp_tc *t)
+{
+	return t->fast;
+}
+
+/* The most entries a decision on this CPU may keep until its next call. */
+static inline u32 tlbp_tc_ceiling(const struct tlbp_tc *t)
+{
+	u32 most = t->thr[0] > t->thr[1] ? t->thr[0] : t->thr[1];
+
+	return t->phase && t->dir && t->hi > most ? t->hi : most;
+}
+
+const char *tlbp_tc_why_name(enum tlbp_tc_why why);
+
+#endif /* _TLBPATH_TIMECTL_H */

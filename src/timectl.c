@@ -1,0 +1,428 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The time controller (include/tlbpath/timectl.h).  Pure C, no kernel
+ * headers, integer only, per-CPU state with one writer; the hook pays a
+ * decrement and a comparison per request, the rest runs on the slow path.
+ * Why it is built this way: Documentation/adaptive.md.
+ *
+ * A range of N entries costs N * invlpg kept, full + R widened, R being
+ * the refills the full flush forces; invlpg and full are calibrated, R
+ * is measured as time.  The requests of a CPU run in epochs; an epoch's
+ * residual is its time less the flushes' own cost (invlpg per page kept,
+ * full per full flush, by the CPU's counts): the workload's work, its
+ * refills and noise.  Two epochs make a sample, their differences per
+ * request in full flushes (dx), in pages asked for (dz: the work of a
+ * call grows with its range, mprotect()'s PTEs) and in residual (dy):
+ * dy = R dx + p dz + noise.  The last TLBP_TC_RING samples give R by least
+ * squares, with a standard error, and a threshold leaves stock only as
+ * far as the bound of R on the far side allows.
+ *
+ * Samples come from two kinds of pairs.  Between experiments, each tick
+ * (TLBP_TC_TICK requests) ends an epoch and pairs it with the one before:
+ * whatever full flushes stock's own decisions made, measured at no cost.
+ * An experiment takes a band of sizes next to the threshold in force and
+ * runs two epochs in random order (a switchback), the probe widening (or,
+ * above the threshold, keeping) the band and the other deciding as usual;
+ * each lasts from its first band range to TC_TAIL requests after its
+ * last, so that refills spilling past a range's own interval still count.
+ * Experiments are paid from a credit of 1/64 of the time flushing takes
+ * (the flushes, and R for each full flush): the probe is charged what its
+ * epoch cost more than the other, and refunded what it saved.
+ */
+#include "tlbpath/timectl.h"
+#include "tlbpath/ratio.h"
+
+#define TC_MIN		3	/* samples before the estimate decides */
+#define TC_KMIN		2	/* band ranges of an experiment's epoch, at the least */
+#define TC_Z		3	/* bounds: the estimate +- 3 standard errors */
+#define TC_CREDIT_SHIFT	6	/* experiments cost at most 1/64 of flushing's time */
+#define TC_WAIT		2	/* ticks an experiment waits for its band */
+#define TC_TAIL		2	/* an epoch's requests after its last band range */
+#define TC_EPOCH_MAX	(1ULL << 34)	/* longer: the task slept, not measured */
+#define TC_DY_MAX	((s64)1 << 30)
+#define TC_DX_SHIFT	8	/* dx per request, x 2^8 */
+#define TC_DZ_SHIFT	4	/* dz per request, x 2^4 */
+
+enum { TC_NONE, TC_FIRST, TC_SECOND };
+
+static u32 xorshift(u32 *s)
+{
+	u32 x = *s;
+
+	x ^= x << 13;
+	x ^= x >> 17;
+	x ^= x << 5;
+	*s = x;
+	return x;
+}
+
+static s64 clamp_s64(s64 v, s64 lo, s64 hi)
+{
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* @num / @den for 128-bit operands whose quotient fits: both shifted until den does. */
+static s64 div128(__int128 num, __int128 den)
+{
+	while (den > ((__int128)1 << 62) || num > ((__int128)1 << 62) ||
+	       num < -((__int128)1 << 62)) {
+		num /= 2;
+		den /= 2;
+	}
+	return den > 0 ? (s64)num / (s64)den : 0;
+}
+
+/* The break-even entries for @r ticks of refill: (full + r) / invlpg, at most cap. */
+static u32 threshold_for(const struct tlbp_tc *t, s64 r)
+{
+	u64 cost = (u64)t->full + (u64)clamp_s64(r, 0, t->r_max);
+
+	return tlbp_min_u32(tlbp_ratio(cost, t->invlpg), t->cap);
+}
+
+/* Ranges above fast reach tlbp_tc_decide(): during an experiment, the band's too. */
+static void set_fast(struct tlbp_tc *t)
+{
+	t->fast = tlbp_min_u32(t->thr[0], t->thr[1]);
+	if (t->phase)
+		t->fast = tlbp_min_u32(t->fast, t->lo);
+}
+
+/*
+ * R from the samples, and its bounds; then the thresholds.  Local ranges:
+ * widened above the upper bound's threshold where that is below stock,
+ * kept up to the lower bound's where that is above, else stock.  Remote
+ * ranges reach CPUs whose refills this one cannot time, which only ever
+ * make a full flush dearer: kept up to the lower bound's threshold, and
+ * never fewer than stock.
+ */
+static void estimate(struct tlbp_tc *t)
+{
+	__int128 det, vnum;
+	s64 bx, bz, e, most = 0, se;
+	unsigned int shift = 0, k;
+	u64 ss = 0;
+	bool two;
+	u32 i;
+
+	t->why = TLBP_TC_LEARNING;
+	t->thr[0] = t->stock;
+	t->thr[1] = t->stock;
+	if (t->n < TC_MIN || !t->sxx) {
+		t->r = 0;
+		t->r_lo = 0;
+		t->r_hi = (s32)t->r_max;
+		return;
+	}
+	/*
+	 * dy = bx dx + bz dz through 0, by the normal equations; where dz
+	 * tells nothing apart from dx (always 0, or in step with it), dx
+	 * alone.  R = bx x 2^TC_DX_SHIFT.
+	 */
+	det = (__int128)t->sxx * t->szz - (__int128)t->sxz * t->sxz;
+	two = t->szz && det > (__int128)t->sxx * t->szz / 16;
+	if (two) {
+		bx = div128(((__int128)t->szz * t->sxy - (__int128)t->sxz * t->szy) << TC_DX_SHIFT,
+			    det);
+		bz = div128((__int128)t->sxx * t->szy - (__int128)t->sxz * t->sxy, det);
+	} else {
+		bx = (t->sxy << TC_DX_SHIFT) / t->sxx;
+		bz = 0;
+	}
+	k = two ? 2 : 1;
+	if (t->n <= k)
+		return;
+	/* var(R) = sum(e^2) / (n - k) x (szz / det or 1 / sxx) x 2^(2 DX_SHIFT) */
+	for (i = 0; i < t->n; i++) {
+		e = t->dy[i] - ((bx * t->dx[i]) >> TC_DX_SHIFT) - bz * t->dz[i];
+		most = e > most ? e : -e > most ? -e : most;
+	}
+	while (most >> shift >= ((s64)1 << 28))
+		shift++;
+	for (i = 0; i < t->n; i++) {
+		e = (t->dy[i] - ((bx * t->dx[i]) >> TC_DX_SHIFT) - bz * t->dz[i]) >> shift;
+		ss += (u64)(e * e);
+	}
+	vnum = (__int128)(ss / (t->n - k)) << (2 * TC_DX_SHIFT);
+	se = (s64)tlbp_isqrt((u64)div128(two ? vnum * t->szz : vnum, two ? det : t->sxx)) << shift;
+	t->r = (s32)clamp_s64(bx, -(s64)t->r_max, t->r_max);
+	t->r_lo = (s32)clamp_s64(bx - TC_Z * se, 0, t->r_max);
+	t->r_hi = (s32)clamp_s64(bx + TC_Z * se, 0, t->r_max);
+	t->why = TLBP_TC_OK;
+	if (threshold_for(t, t->r_hi) < t->stock)
+		t->thr[0] = threshold_for(t, t->r_hi);
+	else if (threshold_for(t, t->r_lo) > t->stock)
+		t->thr[0] = threshold_for(t, t->r_lo);
+	t->thr[1] = tlbp_max_u32(threshold_for(t, t->r_lo), t->stock);
+}
+
+/* A sample: the differences of two epochs, per request. */
+static void sample(struct tlbp_tc *t, s64 dx, s64 dz, s64 dy)
+{
+	u32 i = t->head;
+
+	dy = clamp_s64(dy, -TC_DY_MAX, TC_DY_MAX);
+	if (t->n == TLBP_TC_RING) {
+		/* The oldest sample leaves the sums. */
+		t->sxx -= (s64)t->dx[i] * t->dx[i];
+		t->szz -= (s64)t->dz[i] * t->dz[i];
+		t->sxz -= (s64)t->dx[i] * t->dz[i];
+		t->sxy -= (s64)t->dx[i] * t->dy[i];
+		t->szy -= (s64)t->dz[i] * t->dy[i];
+	} else {
+		t->n++;
+	}
+	t->dx[i] = (s32)dx;
+	t->dz[i] = (s32)dz;
+	t->dy[i] = (s32)dy;
+	t->sxx += dx * dx;
+	t->szz += dz * dz;
+	t->sxz += dx * dz;
+	t->sxy += dx * dy;
+	t->szy += dz * dy;
+	t->head = (i + 1) % TLBP_TC_RING;
+	t->stats.samples++;
+	estimate(t);
+	set_fast(t);
+}
+
+/*
+ * An epoch from @s to @c: false if not measurable (another task, a
+ * switch, a long sleep, counters reset).  Else its per-request full
+ * flushes, pages asked for, residual and time, and the credit its
+ * flushing earns.
+ */
+static bool measure(struct tlbp_tc *t, const struct tlbp_tc_clock *s, u64 widened0,
+		    const struct tlbp_tc_clock *c, s64 *dx, s64 *dz, s64 *dy, s64 *dt,
+		    s64 *reqs)
+{
+	s64 nf, kept, flushing, bank;
+
+	if (c->who != s->who || c->now - s->now >= TC_EPOCH_MAX || c->requests <= s->requests ||
+	    c->pages < s->pages || c->fulls < s->fulls) {
+		t->stats.voided++;
+		return false;
+	}
+	t->stats.epochs++;
+	*reqs = (s64)(c->requests - s->requests);
+	nf = (s64)(c->fulls - s->fulls);
+	kept = (s64)(c->pages - s->pages);
+	*dt = (s64)(c->now - s->now);
+	flushing = (s64)t->invlpg * kept + (s64)t->full * nf;
+	*dx = (nf << TC_DX_SHIFT) / *reqs;
+	*dz = ((kept + (s64)(t->widened - widened0)) << TC_DZ_SHIFT) / *reqs;
+	*dy = (*dt - flushing) / *reqs;
+	*dt /= *reqs;
+	/* Flushing's time earns credit: the flushes, and R each full flush... */
+	flushing += (s64)t->r_lo * nf;
+	t->credit += flushing >> TC_CREDIT_SHIFT;
+	/* ...a tick's worth of it banked at most. */
+	bank = flushing / *reqs * TLBP_TC_TICK;
+	if (t->credit > bank)
+		t->credit = bank;
+	return true;
+}
+
+static void start(struct tlbp_tc *t);
+
+/* The experiment is over; the next may start at once, if the credit allows. */
+static void stop(struct tlbp_tc *t)
+{
+	t->phase = TC_NONE;
+	t->quiet = 0;
+	t->ticked = 0;
+	set_fast(t);
+	start(t);
+}
+
+/*
+ * An experiment may start: the credit is positive, it has been quiet for
+ * long enough (longer after experiments that measured nothing), and the
+ * thresholds the bounds of R allow, or half and twice the one in force
+ * (a phase may have moved R), lie on a side of it.  Down, the probe
+ * widens the ranges above the lower one (before any estimate, the upper
+ * half of stock's).  Up, it keeps them up
+ * to the upper bound's threshold, but no further than TC_KMIN such ranges
+ * kept cost what the credit holds (keeping costs what it costs, whatever
+ * R), nor than the largest range asked for lately.  An epoch decides as many band ranges as the credit pays for at the
+ * worst the bounds of R allow, at least TC_KMIN: a first probe, with R
+ * unbounded, risks TC_KMIN full flushes' refills.
+ */
+static void start(struct tlbp_tc *t)
+{
+	u32 lo = threshold_for(t, t->r_lo), hi = threshold_for(t, t->r_hi);
+	bool down, up;
+	s64 worst;
+	u64 pay;
+
+	if (t->credit <= 0 || t->quiet + 1 < (1U << tlbp_min_u32(t->empty, 6)))
+		return;
+	/* Beyond the bounds too, by a factor of 2: a phase may have changed them. */
+	lo = tlbp_min_u32(lo, t->thr[0] / 2);
+	hi = tlbp_max_u32(hi, 2 * t->thr[0] + 2);
+	if (t->why != TLBP_TC_OK)
+		lo = tlbp_max_u32(lo, t->stock / 2);
+	pay = (u64)t->credit / TC_KMIN + t->full + (u64)t->r_lo;
+	hi = tlbp_min_u32(tlbp_min_u32(hi, tlbp_ratio(pay, t->invlpg)), t->biggest);
+	down = lo < t->thr[0];
+	up = hi > t->thr[0];
+	if (!down && !up)
+		return;
+	t->dir = down && up ? !t->dir : up;
+	t->lo = t->dir ? t->thr[0] : lo;
+	t->hi = t->dir ? hi : t->thr[0];
+	worst = t->dir ? (s64)t->hi * t->invlpg - t->full - t->r_lo :
+		(s64)t->full + t->r_hi - (s64)(t->lo + 1) * t->invlpg;
+	t->klen = worst > 0 ? (u32)clamp_s64(t->credit / worst, TC_KMIN, TLBP_TC_EPOCH) :
+		  TLBP_TC_EPOCH;
+	t->phase = TC_FIRST;
+	t->probe_first = xorshift(&t->rng) & 1;
+	t->probing = t->probe_first;
+	t->timing = 0;
+	t->band = 0;
+	t->quiet = 0;
+	set_fast(t);
+}
+
+void tlbp_tc_init(struct tlbp_tc *t, const struct tlbp_costs *c, u32 stock, u32 cap, u32 seed)
+{
+	*t = (struct tlbp_tc){ 0 };
+	t->stock = tlbp_min_u32(stock, cap);
+	t->cap = cap;
+	t->invlpg = c->invlpg;
+	t->full = c->full;
+	t->rng = seed * 2654435761U + 1;
+	/* A full flush costing more than keeping the cap's worth of pages: the cap decides. */
+	t->r_max = (u32)tlbp_min_u64((u64)cap * c->invlpg, 1U << 30);
+	t->cost_ok = c->invlpg && c->full;
+	t->left = TLBP_TC_TICK;
+	estimate(t);
+	if (!t->cost_ok)
+		t->why = TLBP_TC_NO_COSTS;
+	set_fast(t);
+}
+
+/* The end of an experiment's epoch: TC_TAIL requests after its last band range. */
+static void end_epoch(struct tlbp_tc *t, const struct tlbp_tc_clock *c)
+{
+	s64 dx, dz, dy, dt, reqs, sign;
+
+	if (!measure(t, &t->t0, t->widened0, c, &dx, &dz, &dy, &dt, &reqs)) {
+		stop(t);
+		return;
+	}
+	if (t->phase == TC_FIRST) {
+		t->dx1 = dx;
+		t->dz1 = dz;
+		t->dy1 = dy;
+		t->dt1 = dt;
+		t->reqs1 = reqs;
+		t->phase = TC_SECOND;
+		t->probing = !t->probing;
+		t->timing = 0;
+		t->band = 0;
+		t->quiet = 0;
+		return;
+	}
+	/* The probe minus the other epoch: what it cost more is paid, what it saved refunded. */
+	sign = t->probing ? 1 : -1;
+	t->credit -= sign * (dt - t->dt1) * (t->probing ? reqs : t->reqs1);
+	if (dx != t->dx1) {
+		t->empty = 0;
+		t->stats.probes++;
+		sample(t, sign * (dx - t->dx1), sign * (dz - t->dz1), sign * (dy - t->dy1));
+	} else if (t->empty < 255) {
+		t->empty++;
+	}
+	stop(t);
+}
+
+/* Between experiments: the epoch since the last tick, paired with the one before. */
+static void natural(struct tlbp_tc *t, const struct tlbp_tc_clock *c)
+{
+	s64 dx, dz, dy, dt, reqs;
+
+	if (t->ticked && measure(t, &t->tick, t->tick_widened, c, &dx, &dz, &dy, &dt, &reqs)) {
+		if (t->natural && dx != t->nat_dx)
+			sample(t, dx - t->nat_dx, dz - t->nat_dz, dy - t->nat_dy);
+		t->natural = 1;
+		t->nat_dx = dx;
+		t->nat_dz = dz;
+		t->nat_dy = dy;
+	} else {
+		t->natural = 0;
+	}
+	t->ticked = 1;
+	t->tick = *c;
+	t->tick_widened = t->widened;
+}
+
+void tlbp_tc_tick(struct tlbp_tc *t, const struct tlbp_tc_clock *c)
+{
+	t->left = TLBP_TC_TICK;
+	if (!t->cost_ok)
+		return;
+	if (t->phase && t->timing && t->band >= t->klen) {
+		end_epoch(t, c);
+		return;
+	}
+	if (t->phase) {
+		/* A band that does not come: give up, and wait longer next time. */
+		if (++t->quiet >= TC_WAIT) {
+			if (t->empty < 255)
+				t->empty++;
+			stop(t);
+		}
+		return;
+	}
+	natural(t, c);
+	if (t->quiet < 0xffff)
+		t->quiet++;
+	start(t);
+	/* The largest range asked for lately: it halves every 4 ticks. */
+	if (!(t->quiet & 3))
+		t->biggest >>= 1;
+}
+
+bool tlbp_tc_decide(struct tlbp_tc *t, unsigned long entries, bool remote,
+		    const struct tlbp_tc_clock *c)
+{
+	bool in_band, keep;
+
+	t->stats.decisions++;
+	if (entries > t->biggest)
+		t->biggest = (u32)tlbp_min_u64(entries, t->cap);
+	/* The band: local ranges below the threshold, or any range above it. */
+	in_band = t->phase && entries > t->lo && entries <= t->hi &&
+		  (t->dir ? entries > t->thr[remote] : !remote);
+	if (!in_band) {
+		keep = entries <= t->thr[remote];
+	} else {
+		if (!t->timing) {
+			t->timing = 1;
+			t->t0 = *c;
+			t->widened0 = t->widened;
+			t->quiet = 0;
+		}
+		/* The epoch ends TC_TAIL requests after its last band range. */
+		if (++t->band == t->klen)
+			t->left = TC_TAIL;
+		keep = t->probing ? t->dir : entries <= t->thr[remote];
+	}
+	if (!keep)
+		t->widened += entries;
+	return keep;
+}
+
+const char *tlbp_tc_why_name(enum tlbp_tc_why why)
+{
+	switch (why) {
+	case TLBP_TC_OK:
+		return "measured";
+	case TLBP_TC_LEARNING:
+		return "learning";
+	case TLBP_TC_NO_COSTS:
+		return "no-costs";
+	}
+	return "?";
+}

@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of the time controller (src/timectl.c), on a model CPU: a
+ * request of N entries costs N * INVLPG kept, FULL widened plus R ticks of
+ * refills in the intervals after it; each interval holds W ticks of work
+ * and noise up to W, and a break (another task) now and then.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "tap.h"
+#include "tlbpath/timectl.h"
+
+#define INVLPG	300
+#define FULL	500
+#define W	5000
+
+static const struct tlbp_costs costs = { .invlpg = INVLPG, .full = FULL, .refill = 40 };
+
+struct cpu {
+	struct tlbp_tc t;
+	struct tlbp_tc_clock c;
+	u64 rng;
+	s64 r;			/* refills a full flush costs, ticks */
+	unsigned int spread;	/* over this many intervals (0: 1) */
+	s64 pending;		/* refills still to come */
+	unsigned int break_every;	/* a break in every this many requests (0: none) */
+	bool noise;
+	s64 cost;		/* flushes and refills, ticks */
+	s64 flushing;		/* the same, as the controller counts its credit */
+	s64 loss;		/* what decisions other than the thresholds' cost more */
+	unsigned long probes;
+};
+
+static u64 rnd(struct cpu *p)
+{
+	p->rng ^= p->rng << 13;
+	p->rng ^= p->rng >> 7;
+	p->rng ^= p->rng << 17;
+	return p->rng;
+}
+
+static void cpu_init(struct cpu *p, s64 r)
+{
+	memset(p, 0, sizeof(*p));
+	tlbp_tc_init(&p->t, &costs, TLBP_STOCK_CEILING, TLBP_CAP_DEFAULT, 1);
+	p->r = r;
+	p->rng = 0x9e3779b97f4a7c15ull;
+	p->noise = true;
+	p->break_every = 64;
+	p->c.now = 1;
+}
+
+static s64 cost_of(const struct cpu *p, unsigned long n, bool keep)
+{
+	return keep ? (s64)n * INVLPG : FULL + p->r;
+}
+
+/* One request of @n entries, decided and executed, then its interval. */
+static bool step(struct cpu *p, unsigned long n, bool remote)
+{
+	bool keep, rule = n <= p->t.thr[remote];
+	s64 refill;
+
+	if (!--p->t.left)
+		tlbp_tc_tick(&p->t, &p->c);
+	keep = n <= tlbp_tc_fast(&p->t) ||
+	       tlbp_tc_decide(&p->t, n, remote, tlbp_tc_wants_clock(&p->t) ? &p->c : NULL);
+	if (keep != rule) {
+		p->probes++;
+		p->loss += cost_of(p, n, keep) - cost_of(p, n, rule);
+	}
+	p->c.requests++;
+	if (keep) {
+		p->c.pages += n;
+	} else {
+		p->c.fulls++;
+		p->pending = p->r;	/* the TLB is empty again */
+	}
+	p->c.now += keep ? (s64)n * INVLPG : FULL;
+	refill = p->spread ? p->r / p->spread : p->r;
+	refill = refill < p->pending ? refill : p->pending;
+	p->pending -= refill;
+	p->c.now += W + refill + (p->noise ? rnd(p) % (W + 1) : 0);
+	p->cost += (keep ? (s64)n * INVLPG : FULL) + refill;
+	p->flushing += keep ? (s64)n * INVLPG : FULL + p->r;
+	if (p->break_every && !(rnd(p) % p->break_every))
+		p->c.who++;
+	return keep;
+}
+
+/* @count requests of sizes 1, 3, ... 2 * @half - 1 in turn. */
+static void run(struct cpu *p, unsigned int count, unsigned long half, bool remote)
+{
+	unsigned int i;
+
+	for (i = 0; i < count; i++)
+		step(p, 2 * (i % half) + 1, remote);
+}
+
+/* What the stock ceiling costs on the same requests. */
+static s64 stock_cost(s64 r, unsigned int count, unsigned long half)
+{
+	s64 cost = 0;
+	unsigned int i;
+
+	for (i = 0; i < count; i++) {
+		unsigned long n = 2 * (i % half) + 1;
+
+		cost += n <= TLBP_STOCK_CEILING ? (s64)n * INVLPG : FULL + r;
+	}
+	return cost;
+}
+
+static void test_start(void)
+{
+	struct tlbp_costs none = { 0 };
+	struct cpu p;
+	bool stock = true;
+	unsigned long n;
+
+	cpu_init(&p, 0);
+	tap_ok(p.t.why == TLBP_TC_LEARNING && tlbp_tc_fast(&p.t) == 33 &&
+	       tlbp_tc_ceiling(&p.t) == 33 && p.t.left == TLBP_TC_TICK,
+	       "start: learning, keeps what stock keeps (33), ceiling 33");
+	tlbp_tc_init(&p.t, &none, TLBP_STOCK_CEILING, TLBP_CAP_DEFAULT, 1);
+	for (n = 0; n < 5000; n++)
+		stock &= step(&p, n % 100, false) == (n % 100 <= 33);
+	tap_ok(p.t.why == TLBP_TC_NO_COSTS && stock && !p.t.stats.epochs,
+	       "no calibrated costs: %s, every decision stock's, nothing measured",
+	       tlbp_tc_why_name(p.t.why));
+}
+
+/*
+ * Streaming re-use (R = 0) and an expensive INVLPG: keeping 31 pages
+ * costs 9300 ticks, a full flush 500.  The break-even is 1.
+ */
+static void test_widen(void)
+{
+	struct cpu p;
+	s64 stock = stock_cost(0, 4000, 16);
+
+	cpu_init(&p, 0);
+	run(&p, 4000, 16, false);
+	tap_ok(p.t.why == TLBP_TC_OK && p.t.thr[0] <= 8,
+	       "R = 0: widens above %u (the break-even: 1)", p.t.thr[0]);
+	tap_ok(p.cost * 10 <= stock * 4, "R = 0: costs %lld, stock %lld (<= 0.4)",
+	       (long long)p.cost, (long long)stock);
+	tap_ok(p.t.thr[1] == 33, "R = 0: remote ranges still kept up to stock (%u)", p.t.thr[1]);
+}
+
+/* Large re-use (R = 60000): the break-even is 201; ranges up to 127 come. */
+static void test_keep(void)
+{
+	struct cpu p;
+	s64 stock = stock_cost(60000, 6000, 64);
+
+	cpu_init(&p, 60000);
+	run(&p, 6000, 64, false);
+	tap_ok(p.t.why == TLBP_TC_OK && p.t.thr[0] >= 127 && p.t.thr[1] >= 127,
+	       "R = 60000: keeps up to %u local, %u remote (>= 127)", p.t.thr[0], p.t.thr[1]);
+	tap_ok(p.cost * 10 <= stock * 7, "R = 60000: costs %lld, stock %lld (<= 0.7)",
+	       (long long)p.cost, (long long)stock);
+}
+
+/* At stock's own break-even (R = 9400: 33 * 300 = 500 + 9400) it costs what stock does. */
+static void test_even(void)
+{
+	struct cpu p;
+	s64 stock = stock_cost(9400, 4000, 32);
+
+	cpu_init(&p, 9400);
+	run(&p, 4000, 32, false);
+	tap_ok(p.cost * 100 <= stock * 102,
+	       "R = 9400 (stock is right): costs %lld, stock %lld (<= 1.02), thresholds %u/%u",
+	       (long long)p.cost, (long long)stock, p.t.thr[0], p.t.thr[1]);
+}
+
+/* Every range reaches other CPUs, whose refills it cannot see: never below stock. */
+static void test_remote(void)
+{
+	struct cpu p;
+	bool stock = true;
+	unsigned int i;
+
+	cpu_init(&p, 0);
+	for (i = 0; i < 4000; i++) {
+		unsigned long n = 2 * (i % 16) + 1;
+
+		stock &= step(&p, n, true);
+	}
+	tap_ok(stock && p.t.thr[1] >= 33,
+	       "remote, R = 0: every range up to 31 kept (threshold %u)", p.t.thr[1]);
+}
+
+/* A break in every request: no epoch is measured, and it stays stock. */
+static void test_breaks(void)
+{
+	struct cpu p;
+
+	cpu_init(&p, 0);
+	p.break_every = 1;
+	run(&p, 4000, 16, false);
+	tap_ok(!p.t.stats.epochs && p.t.stats.voided > 0 && p.t.why == TLBP_TC_LEARNING &&
+	       p.t.thr[0] == 33,
+	       "a context switch in every interval: %u epochs voided, none measured, stock",
+	       p.t.stats.voided);
+}
+
+/*
+ * Refills that arrive over 4 intervals still count: with R = 60000
+ * spread, it must not widen below stock.
+ */
+static void test_spread(void)
+{
+	struct cpu p;
+
+	cpu_init(&p, 60000);
+	p.spread = 4;
+	run(&p, 4000, 16, false);
+	tap_ok(p.t.thr[0] >= 33, "R = 60000 over 4 intervals: threshold %u (>= 33)",
+	       p.t.thr[0]);
+}
+
+/*
+ * Experiments cost what the credit holds: 1/64 of the flushing's time,
+ * a tick of it banked, and one epoch's worth beyond (an epoch decides at
+ * most TLBP_TC_EPOCH ranges the other way).
+ */
+static void test_bound(void)
+{
+	static const s64 rs[] = { 0, 3000, 9400, 30000, 200000 };
+	struct cpu p;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(rs) / sizeof(rs[0]); i++) {
+		s64 epoch = TLBP_TC_EPOCH * (FULL + rs[i] + 127 * INVLPG), bound;
+
+		cpu_init(&p, rs[i]);
+		run(&p, 20000, 64, false);
+		bound = (p.flushing >> 6) + 2 * epoch;
+		tap_ok(p.loss <= bound && p.probes > 0,
+		       "exploration bound, R = %lld: %lu decisions probed lost %lld <= %lld (1/64 of %lld, and two epochs)",
+		       (long long)rs[i], p.probes, (long long)p.loss, (long long)bound,
+		       (long long)p.flushing);
+	}
+}
+
+/*
+ * A phase change followed, both ways (15 sizes: a tick's worth of requests
+ * differs from the next, as a workload's do).
+ */
+static void test_phase(void)
+{
+	struct cpu p;
+	unsigned int i;
+
+	cpu_init(&p, 0);
+	run(&p, 3000, 15, false);
+	p.r = 60000;
+	for (i = 0; i < 3000 && p.t.thr[0] < 29; i++)
+		step(&p, 2 * (i % 15) + 1, false);
+	tap_ok(p.t.thr[0] >= 29, "phase: R 0 -> 60000, back to keeping 29 after %u requests (%u)",
+	       i, p.t.thr[0]);
+	p.r = 0;
+	for (i = 0; i < 3000 && p.t.thr[0] >= 29; i++)
+		step(&p, 2 * (i % 15) + 1, false);
+	tap_ok(p.t.thr[0] < 29, "phase: R 60000 -> 0, widening again after %u requests (%u)",
+	       i, p.t.thr[0]);
+}
+
+static void test_determinism(void)
+{
+	struct cpu a, b;
+
+	cpu_init(&a, 3000);
+	cpu_init(&b, 3000);
+	run(&a, 3000, 40, false);
+	run(&b, 3000, 40, false);
+	tap_ok(!memcmp(&a.t, &b.t, sizeof(a.t)) && a.cost == b.cost,
+	       "determinism: the same requests and clock, the same state");
+}
+
+int main(void)
+{
+	tap_plan(19);
+	test_start();
+	test_widen();
+	test_keep();
+	test_even();
+	test_remote();
+	test_breaks();
+	test_spread();
+	test_bound();
+	test_phase();
+	test_determinism();
+	return tap_done();
+}
