@@ -14,13 +14,19 @@
  *    simulator's own costs, as if calibration had measured exactly those:
  *    INVLPG, full flush, and a page walk as the refill.
  *
- * The default ("tlbpath") is the adaptive controller of src/adapt.c,
- * one per simulated CPU, fed as the module feeds it (adapt.h's
- * contract): the asking CPU calls tlbp_adapt_decide() above its fast
- * value, and every CPU a flush reaches calls tlbp_adapt_executed() with
- * its own page-walk counter (the simulator's walks) and a clock (the
- * accesses so far), read only when the controller asks for them.  Its
- * costs are the run's, as calibration would measure them.
+ * The controllers, one per simulated CPU, fed as the module feeds them:
+ *  - "tlbpath-pmu", src/adapt.c (adapt.h's contract): the asking CPU
+ *    calls tlbp_adapt_decide() above its fast value, and every CPU a
+ *    flush reaches calls tlbp_adapt_executed() with its own page-walk
+ *    counter (the simulator's walks) and its clock, read only when the
+ *    controller asks for them;
+ *  - "tlbpath-time", src/timectl.c (timectl.h's contract): every request
+ *    counts down the asking CPU's epoch, which ends with its clock and
+ *    its counts of pages kept and full flushes; above its fast value it
+ *    decides, remote or local.
+ * Their costs are the run's, as calibration would measure them: INVLPG,
+ * full flush, a walk as the refill.  "tlbpath", the module's default
+ * where a PMU counts walks, is one of them (SIM_TP_DEFAULT below).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +34,36 @@
 #include "tlbsim.h"
 #include "tlbpath/policy.h"
 #include "tlbpath/adapt.h"
+#include "tlbpath/timectl.h"
+
+/*
+ * The module's default, PMU or not: the time controller decided best in
+ * this simulator (Documentation/adaptive.md, "Which default").
+ */
+#define SIM_TP_DEFAULT	SIM_TP_TIME
+
+bool sim_tlbpath_kind_of(enum sim_policy_kind p, enum sim_tlbpath_kind *k)
+{
+	switch (p) {
+	case POL_TLBPATH:
+		*k = SIM_TP_DEFAULT;
+		return true;
+	case POL_TLBPATH_PMU:
+		*k = SIM_TP_PMU;
+		return true;
+	case POL_TLBPATH_TIME:
+		*k = SIM_TP_TIME;
+		return true;
+	case POL_TLBPATH_BOTH:
+		*k = SIM_TP_BOTH;
+		return true;
+	case POL_TLBPATH_MODEL:
+		*k = SIM_TP_MODEL;
+		return true;
+	default:
+		return false;
+	}
+}
 
 struct state {
 	struct tlbp_policy pol;
@@ -39,50 +75,54 @@ struct state {
 _Static_assert(sizeof(struct state) <= sizeof(((struct sim_tlbpath *)0)->state),
 	       "sim_tlbpath.state too small for policy.c's objects");
 
-void sim_tlbpath_init(struct sim_tlbpath *a, const struct tlbp_geometry *g,
-		      const struct sim_costs *c, uint32_t cap, bool model,
-		      unsigned int ncpus)
+void sim_tlbpath_init(struct sim_tlbpath *a, enum sim_tlbpath_kind kind,
+		      const struct tlbp_geometry *g, const struct sim_costs *c,
+		      uint32_t cap, unsigned int ncpus, uint32_t walkers)
 {
 	struct state *s = (struct state *)a->state;
+	/*
+	 * What calibration measures: its refill is a page re-read by
+	 * independent loads after a full flush (calibrate_x86.c), a walk
+	 * as they overlap.
+	 */
+	struct tlbp_costs k = {
+		.invlpg = c->invlpg, .full = c->full,
+		.refill = sim_miss_units(c->walk, false, walkers, c->issue) / walkers,
+	};
+	unsigned int i;
 
 	memset(a, 0, sizeof(*a));
-	a->model = model;
-	if (ncpus && !model) {
-		struct tlbp_costs k = {
-			.invlpg = c->invlpg, .full = c->full, .refill = c->walk,
-		};
-		struct tlbp_adapt *cpu = calloc(ncpus, sizeof(*cpu));
-		unsigned int i;
+	a->kind = kind;
+	a->on = true;
+	a->threshold = TLBP_STOCK_CEILING < cap ? TLBP_STOCK_CEILING : cap;
+	if (kind != SIM_TP_MODEL) {
+		struct tlbp_adapt *cpu = kind != SIM_TP_TIME ? calloc(ncpus, sizeof(*cpu)) : NULL;
+		struct tlbp_tc *tc = kind != SIM_TP_PMU ? calloc(ncpus, sizeof(*tc)) : NULL;
 
-		a->adapt = true;
-		a->usable = cpu != NULL;
+		a->usable = (cpu || kind == SIM_TP_TIME) && (tc || kind == SIM_TP_PMU);
 		a->cpus = cpu;
-		a->ncpus = cpu ? ncpus : 0;
-		for (i = 0; i < a->ncpus; i++)
-			tlbp_adapt_init(&cpu[i], g, &k, TLBP_STOCK_CEILING, cap, true);
-		a->threshold = TLBP_STOCK_CEILING < cap ? TLBP_STOCK_CEILING : cap;
+		a->tcs = tc;
+		a->ncpus = a->usable ? ncpus : 0;
+		for (i = 0; i < a->ncpus; i++) {
+			if (cpu)
+				tlbp_adapt_init(&cpu[i], g, &k, TLBP_STOCK_CEILING, cap, true);
+			if (tc)
+				tlbp_tc_init(&tc[i], &k, TLBP_STOCK_CEILING, cap, i);
+		}
 		return;
 	}
-	a->threshold = TLBP_STOCK_CEILING < cap ? TLBP_STOCK_CEILING : cap;
 	s->pol.threshold = a->threshold;
 	s->pol.cap = cap;
 	s->pol.stock = TLBP_STOCK_CEILING;
 	s->pol.enabled = true;
-	a->usable = !model;
 #ifdef TLBP_FOOTPRINT_UNKNOWN
 	s->pol.model = NULL;
-	if (model) {
-		struct tlbp_costs k = {
-			.invlpg = c->invlpg, .full = c->full, .refill = c->walk,
-		};
-
-		if (tlbp_model_init(&s->model, g, &k, cap)) {
-			s->pol.model = &s->model;
-			a->usable = true;
-		}
+	if (tlbp_model_init(&s->model, g, &k, cap)) {
+		s->pol.model = &s->model;
+		a->usable = true;
 	}
 #else
-	(void)c;
+	(void)k;
 #endif
 }
 
@@ -102,8 +142,27 @@ static struct tlbp_policy policy_of(const struct sim_tlbpath *a)
 void sim_tlbpath_free(struct sim_tlbpath *a)
 {
 	free(a->cpus);
+	free(a->tcs);
 	a->cpus = NULL;
+	a->tcs = NULL;
 	a->ncpus = 0;
+}
+
+void sim_tlbpath_request(struct sim_tlbpath *a, unsigned int cpu, const struct tlbp_tc_clock *c)
+{
+	struct tlbp_tc *t;
+
+	if (!a->on || !a->tcs || cpu >= a->ncpus)
+		return;
+	t = &((struct tlbp_tc *)a->tcs)[cpu];
+	if (!--t->left) {
+		tlbp_tc_tick(t, c);
+		if (getenv("TLBSIM_DEBUG"))
+			fprintf(stderr, "tc cpu %u now %llu phase %u probing %u band (%u,%u] thr %u/%u r %d [%d,%d] n %u credit %lld epochs %u voided %u\n",
+				cpu, (unsigned long long)c->now, t->phase, t->probing, t->lo, t->hi,
+				t->thr[0], t->thr[1], t->r, t->r_lo, t->r_hi, t->n, (long long)t->credit,
+				t->stats.epochs, t->stats.voided);
+	}
 }
 
 /* The hook: the fast value first, then the controller with its peers' keep. */
@@ -130,7 +189,7 @@ void sim_tlbpath_executed(struct sim_tlbpath *a, unsigned int cpu, unsigned long
 {
 	struct tlbp_adapt *st;
 
-	if (!a->adapt || cpu >= a->ncpus)
+	if (!a->on || !a->cpus || cpu >= a->ncpus)
 		return;
 	st = &((struct tlbp_adapt *)a->cpus)[cpu];
 	if (tlbp_adapt_wants_count(st, pages))
@@ -145,6 +204,23 @@ void sim_tlbpath_stats(const struct sim_tlbpath *a, struct sim_adapt_stats *s)
 	unsigned int i;
 
 	memset(s, 0, sizeof(*s));
+	if (a->kind == SIM_TP_TIME || a->kind == SIM_TP_BOTH) {
+		const struct tlbp_tc *tc = a->tcs;
+		uint32_t most = 0;
+
+		/* The threshold: the local one of the CPU that measured most. */
+		for (i = 0; i < a->ncpus; i++) {
+			s->windows += tc[i].stats.samples;
+			if (!i || tc[i].stats.epochs > most) {
+				most = tc[i].stats.epochs;
+				s->keep_max = tc[i].thr[0];
+			}
+			s->fallback += tc[i].why != TLBP_TC_OK;
+		}
+		return;
+	}
+	if (a->kind != SIM_TP_PMU)
+		return;
 	for (i = 0; i < a->ncpus; i++) {
 		s->explore_widen += cpu[i].stats.explore_widen;
 		s->explore_keep += cpu[i].stats.explore_keep;
@@ -157,11 +233,17 @@ void sim_tlbpath_stats(const struct sim_tlbpath *a, struct sim_adapt_stats *s)
 
 bool sim_tlbpath_perpage(struct sim_tlbpath *a, const struct sim_flush_call *c)
 {
+	unsigned long n = (c->end - c->start) >> c->stride_shift;
 	struct tlbp_policy p;
 	struct tlbp_decision d;
 
-	if (a->adapt)
+	if (a->kind == SIM_TP_PMU || (a->kind == SIM_TP_BOTH && c->nr_cpus > 1))
 		return adapt_perpage(a, c);
+	if (a->kind == SIM_TP_TIME || a->kind == SIM_TP_BOTH) {
+		struct tlbp_tc *t = &((struct tlbp_tc *)a->tcs)[c->cpu];
+
+		return n <= tlbp_tc_fast(t) || tlbp_tc_decide(t, n, c->nr_cpus > 1, c->clock);
+	}
 	p = policy_of(a);
 
 #ifdef TLBP_FOOTPRINT_UNKNOWN
@@ -177,7 +259,17 @@ uint32_t sim_tlbpath_ceiling(const struct sim_tlbpath *a)
 {
 	struct tlbp_policy p;
 
-	if (a->adapt) {
+	if (a->kind == SIM_TP_TIME) {
+		const struct tlbp_tc *cpu = a->tcs;
+		uint32_t max = 0;
+		unsigned int i;
+
+		for (i = 0; i < a->ncpus; i++)
+			if (tlbp_tc_ceiling(&cpu[i]) > max)
+				max = tlbp_tc_ceiling(&cpu[i]);
+		return max;
+	}
+	if (a->kind == SIM_TP_PMU || a->kind == SIM_TP_BOTH) {
 		const struct tlbp_adapt *cpu = a->cpus;
 		uint32_t max = 0;
 		unsigned int i;

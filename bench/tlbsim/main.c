@@ -25,9 +25,12 @@ static void usage(FILE *f)
 "                          live[@N][%%P]  CPU N of this machine\n"
 "                          geom:l1d_4k=E[/W],l2_4k=E[/W],...,walkers=P  by hand\n"
 "                                        (W ways; none: fully associative)\n"
-"  -p, --policies LIST   comma-separated: stock, 2012, tlbpath, tlbpath-model, fixed:N, sweep\n"
-"                        (default: stock,2012,tlbpath,tlbpath-model,sweep; sweep: the best fixed\n"
-"                        threshold, every one that can matter)\n"
+"  -p, --policies LIST   comma-separated: stock, 2012, geometry, tlbpath (the default: the\n"
+"                        time controller), tlbpath-time (the same), tlbpath-pmu (walks),\n"
+"                        tlbpath-both (time, and walks for remote ranges), tlbpath-model,\n"
+"                        fixed:N, sweep (default: all but tlbpath-time and fixed; sweep:\n"
+"                        the best fixed threshold, every one that can matter)\n"
+"  -n, --noise SEED      the controllers' clock gets noise from SEED (default 0: none)\n"
 "  -a, --all-thresholds  with sweep, print a row for every threshold run\n"
 "  -w, --workload NAME   label of the trace in the output (default: its file name)\n"
 "  -l, --loads MODE      trace (as its 'l' lines say), dep or indep: every access\n"
@@ -130,6 +133,7 @@ int main(int argc, char **argv)
 		{ "issue", required_argument, NULL, 8 },
 		{ "costs", required_argument, NULL, 9 },
 		{ "loads", required_argument, NULL, 'l' },
+		{ "noise", required_argument, NULL, 'n' },
 		{ "human", no_argument, NULL, 'H' },
 		{ "geometry", no_argument, NULL, 'g' },
 		{ "help", no_argument, NULL, 'h' },
@@ -137,17 +141,18 @@ int main(int argc, char **argv)
 	};
 	struct sim_costs costs = sim_default_costs;
 	struct sim_policy pol[MAX_POLICIES];
-	const char *policies = "stock,2012,geometry,tlbpath,tlbpath-model,sweep", *workload = NULL;
+	const char *policies = "stock,2012,geometry,tlbpath,tlbpath-pmu,tlbpath-both,tlbpath-model,sweep";
+	const char *workload = NULL;
 	struct sim_cpu_model *models = NULL;
 	unsigned int nmodels = 0, npol = 0, i, j;
-	uint64_t v, div = 16, cap = CAP_DEFAULT;
+	uint64_t v, div = 16, cap = CAP_DEFAULT, noise = 0;
 	bool human = false, header = true, geometry = false, all = false, sweep = false;
 	enum sim_loads loads = SIM_LOADS_TRACE;
 	char err[512], buf[512], *tok, *save = NULL;
 	struct sim_trace t;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "c:p:aw:l:Hgh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "c:p:aw:l:n:Hgh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c':
 			models = realloc(models, (nmodels + 1) * sizeof(*models));
@@ -170,6 +175,12 @@ int main(int argc, char **argv)
 			if (sim_loads_parse(optarg, &loads)) {
 				fprintf(stderr, "tlbsim: --loads is trace, dep or indep, not \"%s\"\n",
 					optarg);
+				return 2;
+			}
+			break;
+		case 'n':
+			if (!number(optarg, &noise) || noise > UINT32_MAX) {
+				fprintf(stderr, "tlbsim: bad noise seed \"%s\"\n", optarg);
 				return 2;
 			}
 			break;
@@ -240,7 +251,7 @@ int main(int argc, char **argv)
 
 	snprintf(buf, sizeof(buf), "%s", policies);
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		struct sim_policy p = { .div = div, .cap = cap };
+		struct sim_policy p = { .div = div, .cap = cap, .noise = noise };
 
 		if (!strcmp(tok, "sweep")) {
 			sweep = true;
@@ -251,6 +262,12 @@ int main(int argc, char **argv)
 			p.kind = POL_2012;
 		} else if (!strcmp(tok, "tlbpath")) {
 			p.kind = POL_TLBPATH;
+		} else if (!strcmp(tok, "tlbpath-pmu")) {
+			p.kind = POL_TLBPATH_PMU;
+		} else if (!strcmp(tok, "tlbpath-time")) {
+			p.kind = POL_TLBPATH_TIME;
+		} else if (!strcmp(tok, "tlbpath-both")) {
+			p.kind = POL_TLBPATH_BOTH;
 		} else if (!strcmp(tok, "tlbpath-model")) {
 			p.kind = POL_TLBPATH_MODEL;
 		} else if (!strcmp(tok, "geometry")) {
@@ -315,9 +332,11 @@ int main(int argc, char **argv)
 				}
 				goto fail;
 			}
-			/* The adaptive default: the largest keep it ended with. */
+			/* The controllers: the keep they ended with. */
 			row(&o, sim_policy_name(pol[j].kind),
-			    pol[j].kind == POL_TLBPATH ? r.adapt_keep :
+			    pol[j].kind == POL_TLBPATH || pol[j].kind == POL_TLBPATH_PMU ||
+			    pol[j].kind == POL_TLBPATH_TIME || pol[j].kind == POL_TLBPATH_BOTH ?
+			    r.adapt_keep :
 			    sim_policy_threshold(&pol[j], &models[i], &costs), 0, false, &r);
 		}
 		if (sweep) {

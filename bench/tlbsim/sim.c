@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "tlbsim.h"
+#include "tlbpath/timectl.h"
 
 /*
  * Default costs, in cycles, each a published measurement:
@@ -81,6 +82,12 @@ const char *sim_policy_name(enum sim_policy_kind k)
 		return "tlbpath-model";
 	case POL_GEOMETRY:
 		return "geometry";
+	case POL_TLBPATH_PMU:
+		return "tlbpath-pmu";
+	case POL_TLBPATH_TIME:
+		return "tlbpath-time";
+	case POL_TLBPATH_BOTH:
+		return "tlbpath-both";
 	}
 	return "?";
 }
@@ -101,6 +108,11 @@ static size_t set_of(const struct arr *a, uint64_t vpn)
 struct cpu_tlb {
 	struct arr l1[TLBP_NR_SIZES], l2[TLBP_NR_SIZES];
 	uint64_t walks;		/* its page-walk counter */
+	/* Its clock, as the controllers read it: cycles, with noise. */
+	uint64_t clock, clock_units;
+	uint64_t work;		/* the accesses' own time since its last request */
+	/* What the time controller reads (timectl.h): who runs, its requests so far. */
+	struct tlbp_tc_clock tc;
 };
 
 static int arr_init(struct arr *a, const struct sim_shape *sh)
@@ -229,9 +241,17 @@ static uint32_t geometry_rule(const struct sim_cpu_model *m)
 uint32_t sim_policy_threshold(const struct sim_policy *p, const struct sim_cpu_model *m,
 			      const struct sim_costs *c)
 {
+	enum sim_tlbpath_kind kind;
 	struct sim_tlbpath a;
 	uint32_t thr;
 
+	if (sim_tlbpath_kind_of(p->kind, &kind)) {
+		/* The adaptive ones start from the stock ceiling. */
+		sim_tlbpath_init(&a, kind, &m->geo, c, p->cap, 1, m->walkers ? m->walkers : 1);
+		thr = sim_tlbpath_ceiling(&a);
+		sim_tlbpath_free(&a);
+		return thr;
+	}
 	switch (p->kind) {
 	case POL_STOCK:
 		return STOCK_CEILING;
@@ -241,16 +261,9 @@ uint32_t sim_policy_threshold(const struct sim_policy *p, const struct sim_cpu_m
 		return p->threshold;
 	case POL_GEOMETRY:
 		return geometry_rule(m);
-	case POL_TLBPATH:
-	case POL_TLBPATH_MODEL:
-		/* The adaptive default starts from the stock ceiling. */
-		sim_tlbpath_init(&a, &m->geo, c, p->cap, p->kind == POL_TLBPATH_MODEL,
-				 p->kind == POL_TLBPATH);
-		thr = sim_tlbpath_ceiling(&a);
-		sim_tlbpath_free(&a);
-		return thr;
+	default:
+		return 0;
 	}
-	return 0;
 }
 
 /*
@@ -282,6 +295,45 @@ static uint64_t miss_cycles(uint64_t n, uint64_t dep, uint64_t lat,
 		(n - dep) * sim_miss_units(lat, false, w, c->issue)) / w;
 }
 
+static uint64_t xorshift64(uint64_t *s)
+{
+	uint64_t x = *s;
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	*s = x;
+	return x;
+}
+
+/* A break in every BREAK_EVERY requests, on average: another task ran. */
+#define BREAK_EVERY	64
+
+/*
+ * A flush request on @me: with noise, random extra time up to the
+ * interval's own work since its last request (its accesses' time, which
+ * no decision changes: noise independent of the decision), and now and
+ * then a break.
+ */
+static void request_noise(struct cpu_tlb *me, uint64_t *rng)
+{
+	if (*rng) {
+		me->clock += xorshift64(rng) % (me->work + 1);
+		if (!(xorshift64(rng) % BREAK_EVERY))
+			me->tc.who++;
+	}
+	me->work = 0;
+	me->tc.now = me->clock;
+}
+
+/* An access's miss on @me, costing @units / walkers cycles on its clock. */
+static void clock_miss(struct cpu_tlb *me, uint64_t units, uint32_t walkers)
+{
+	me->clock_units += units;
+	me->clock += me->clock_units / walkers;
+	me->clock_units %= walkers;
+}
+
 int sim_run(const struct sim_trace *t, const struct sim_cpu_model *m,
 	    const struct sim_policy *p, const struct sim_costs *c,
 	    struct sim_result *r)
@@ -289,7 +341,10 @@ int sim_run(const struct sim_trace *t, const struct sim_cpu_model *m,
 	unsigned int ncpus = t->ncpus ? t->ncpus : 1;
 	struct cpu_tlb *cpu = calloc(ncpus, sizeof(*cpu));
 	bool *active = calloc(ncpus, sizeof(*active));
+	uint32_t w = m->walkers ? m->walkers : 1;
+	uint64_t rng = p->noise ? 0x9e3779b97f4a7c15ull ^ p->noise : 0;
 	struct sim_tlbpath tp = { 0 };
+	enum sim_tlbpath_kind kind;
 	uint64_t now = 0;
 	unsigned int i, s;
 	int ret = -1;
@@ -302,9 +357,8 @@ int sim_run(const struct sim_trace *t, const struct sim_cpu_model *m,
 		for (s = 0; s < TLBP_NR_SIZES; s++)
 			if (arr_init(&cpu[i].l1[s], &m->l1[s]) || arr_init(&cpu[i].l2[s], &m->l2[s]))
 				goto out;
-	if (p->kind == POL_TLBPATH || p->kind == POL_TLBPATH_MODEL) {
-		sim_tlbpath_init(&tp, &m->geo, c, p->cap, p->kind == POL_TLBPATH_MODEL,
-				 p->kind == POL_TLBPATH ? ncpus : 0);
+	if (sim_tlbpath_kind_of(p->kind, &kind)) {
+		sim_tlbpath_init(&tp, kind, &m->geo, c, p->cap, ncpus, w);
 		if (!tp.usable)
 			goto out;
 	}
@@ -323,16 +377,20 @@ int sim_run(const struct sim_trace *t, const struct sim_cpu_model *m,
 			now++;
 			active[e->cpu] = true;
 			r->accesses++;
+			me->clock += c->issue ? c->issue : 1;
+			me->work += c->issue ? c->issue : 1;
 			if (arr_lookup(&me->l1[sz], vpn, now)) {
 				r->l1_hits++;
 			} else if (arr_lookup(&me->l2[sz], vpn, now)) {
 				r->stlb_hits++;
 				r->dep_stlb_hits += e->dep;
+				clock_miss(me, sim_miss_units(c->stlb_hit, e->dep, w, c->issue), w);
 				arr_insert(&me->l1[sz], vpn, now);
 			} else {
 				r->walks++;
 				r->dep_walks += e->dep;
 				me->walks++;
+				clock_miss(me, sim_miss_units(c->walk, e->dep, w, c->issue), w);
 				arr_insert(&me->l2[sz], vpn, now);
 				arr_insert(&me->l1[sz], vpn, now);
 			}
@@ -342,6 +400,8 @@ int sim_run(const struct sim_trace *t, const struct sim_cpu_model *m,
 		active[e->cpu] = true;
 		for (i = 0; i < t->ncpus; i++)
 			reach += active[i];
+		request_noise(me, &rng);
+		sim_tlbpath_request(&tp, e->cpu, &me->tc);
 		if (e->type == EV_FULL) {
 			r->caller_full_calls++;
 		} else {
@@ -355,6 +415,7 @@ int sim_run(const struct sim_trace *t, const struct sim_cpu_model *m,
 				.ncpus = t->ncpus,
 				.total_vm = e->total_vm,
 				.rss = e->rss,
+				.clock = &me->tc,
 			};
 
 			r->calls++;
@@ -371,8 +432,7 @@ int sim_run(const struct sim_trace *t, const struct sim_cpu_model *m,
 			case POL_2012:
 				perpage = rule2012(p, m, e);
 				break;
-			case POL_TLBPATH:
-			case POL_TLBPATH_MODEL:
+			default:
 				perpage = sim_tlbpath_perpage(&tp, &call);
 				break;
 			}
@@ -381,19 +441,28 @@ int sim_run(const struct sim_trace *t, const struct sim_cpu_model *m,
 			else
 				r->widened_calls++;
 		}
+		/* The asking CPU's counts, as the module's counters keep them. */
+		me->tc.requests++;
+		if (perpage)
+			me->tc.pages += e->entries;
+		else
+			me->tc.fulls++;
+		/* Each CPU reached flushes; the asking one waits for them all. */
 		for (i = 0; i < t->ncpus; i++) {
 			if (!active[i])
 				continue;
 			if (!perpage) {
 				flush_all(&cpu[i]);
 				r->full_flushes++;
-				sim_tlbpath_executed(&tp, i, ~0UL, cpu[i].walks, now);
+				cpu[i].clock += c->full;
+				sim_tlbpath_executed(&tp, i, ~0UL, cpu[i].walks, cpu[i].clock);
 				continue;
 			}
 			for (j = 0; j < e->entries; j++)
 				invlpg(&cpu[i], e->addr + (j << e->shift));
 			r->invlpg += e->entries;
-			sim_tlbpath_executed(&tp, i, e->entries, cpu[i].walks, now);
+			cpu[i].clock += e->entries * c->invlpg;
+			sim_tlbpath_executed(&tp, i, e->entries, cpu[i].walks, cpu[i].clock);
 		}
 	}
 
@@ -402,7 +471,7 @@ int sim_run(const struct sim_trace *t, const struct sim_cpu_model *m,
 	r->cyc_invlpg = r->invlpg * c->invlpg;
 	r->cyc_full = r->full_flushes * c->full;
 	r->cycles = r->cyc_stlb + r->cyc_walk + r->cyc_invlpg + r->cyc_full;
-	if (tp.adapt) {
+	if (tp.on && tp.kind != SIM_TP_MODEL) {
 		struct sim_adapt_stats st;
 
 		sim_tlbpath_stats(&tp, &st);

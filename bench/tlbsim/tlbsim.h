@@ -153,9 +153,12 @@ enum sim_policy_kind {
 	POL_STOCK,	/* mainline since 2014: per-page iff entries <= 33 */
 	POL_2012,	/* Alex Shi's 2012 rule: entries <= min(lld_4k, total_vm) / 16 */
 	POL_FIXED,	/* per-page iff entries <= threshold */
-	POL_TLBPATH,	/* tlbpath's default: the adaptive controller (src/adapt.c) */
+	POL_TLBPATH,	/* tlbpath's default where a PMU counts walks (adapter.c) */
 	POL_TLBPATH_MODEL,	/* tlbpath's calibrated model fed this run's costs */
 	POL_GEOMETRY,	/* tlbpath's first default: entries <= l1d_4k / 2 + 1 */
+	POL_TLBPATH_PMU,	/* the walk controller alone (src/adapt.c) */
+	POL_TLBPATH_TIME,	/* the time controller alone (src/timectl.c): no PMU */
+	POL_TLBPATH_BOTH,	/* time for local ranges, walks for those reaching others */
 };
 
 struct sim_policy {
@@ -163,11 +166,26 @@ struct sim_policy {
 	uint32_t threshold;	/* POL_FIXED */
 	uint32_t div;		/* POL_2012: FLUSHALL_BAR, 16 in the seed */
 	uint32_t cap;		/* POL_TLBPATH*: the module's cap */
+	/*
+	 * The controllers' clock: each CPU's cycles by the cost model, plus,
+	 * with a seed (0: none), noise from it: before each flush request,
+	 * random extra time up to the interval since the last one, and now
+	 * and then a break (another task, as a context switch brings).
+	 */
+	uint32_t noise;
 };
 
 const char *sim_policy_name(enum sim_policy_kind k);
 
 /* ---- The tlbpath adapter (adapter.c: the one place calling src/policy.c) */
+
+/* Which of tlbpath's decisions (adapter.c). */
+enum sim_tlbpath_kind {
+	SIM_TP_MODEL,		/* policy.c's calibrated model */
+	SIM_TP_PMU,		/* adapt.c: walks counted */
+	SIM_TP_TIME,		/* timectl.c: time measured */
+	SIM_TP_BOTH,		/* both: time for local ranges, walks for remote ones */
+};
 
 /* Everything the simulator knows about one flush call. */
 struct sim_flush_call {
@@ -178,27 +196,39 @@ struct sim_flush_call {
 	const bool *reached;		/* [CPU]: the flush reaches it; ncpus entries */
 	unsigned int ncpus;
 	uint64_t total_vm, rss;		/* pages; 0: not known */
+	const struct tlbp_tc_clock *clock;	/* the asking CPU's, for the time controller */
 };
 
 struct sim_tlbpath {
-	bool model;			/* the calibrated model decides */
-	bool adapt;			/* the adaptive controller decides */
+	enum sim_tlbpath_kind kind;
+	bool on;			/* initialised: a controller or the model decides */
 	bool usable;			/* false: this build's policy.c lacks it */
 	uint32_t threshold;		/* the uncalibrated default threshold */
-	unsigned int ncpus;		/* adapt: per-CPU controllers */
-	void *cpus;			/* adapt: struct tlbp_adapt[ncpus] */
+	unsigned int ncpus;		/* the per-CPU controllers */
+	void *cpus;			/* struct tlbp_adapt [ncpus] */
+	void *tcs;			/* struct tlbp_tc [ncpus] */
 	unsigned char state[256];	/* the policy.c objects, opaque here */
 };
 
-/* @ncpus: CPUs the adaptive controller runs on (0: @adapt off). */
-void sim_tlbpath_init(struct sim_tlbpath *a, const struct tlbp_geometry *g,
-		      const struct sim_costs *c, uint32_t cap, bool model,
-		      unsigned int ncpus);
+/* The kind a policy asks for; false: none of tlbpath's. */
+bool sim_tlbpath_kind_of(enum sim_policy_kind p, enum sim_tlbpath_kind *k);
+
+/* @ncpus: CPUs the controllers run on; @walkers: the CPU's page walkers. */
+void sim_tlbpath_init(struct sim_tlbpath *a, enum sim_tlbpath_kind kind,
+		      const struct tlbp_geometry *g, const struct sim_costs *c,
+		      uint32_t cap, unsigned int ncpus, uint32_t walkers);
 void sim_tlbpath_free(struct sim_tlbpath *a);
+struct tlbp_tc_clock;
+
+/*
+ * A flush request on @cpu, before it is decided: the time controller's
+ * count; @c: its clock (timectl.h), which the call deciding it sees too.
+ */
+void sim_tlbpath_request(struct sim_tlbpath *a, unsigned int cpu, const struct tlbp_tc_clock *c);
 bool sim_tlbpath_perpage(struct sim_tlbpath *a, const struct sim_flush_call *c);
 /*
  * A flush executed on @cpu: @pages invalidated one by one, or all
- * (~0UL); @walks the CPU's page-walk counter, @now the clock (accesses).
+ * (~0UL); @walks the CPU's page-walk counter, @now its clock.
  */
 void sim_tlbpath_executed(struct sim_tlbpath *a, unsigned int cpu, unsigned long pages,
 			  uint64_t walks, uint64_t now);
