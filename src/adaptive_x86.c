@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The adaptive default: one controller per CPU (adapt.c, pure C) learns
- * what a full flush costs in refills from that CPU's page-walk counter
- * (walks_x86.c), read wherever the CPU executes a flush: the tlb:tlb_flush
- * tracepoint fires on the CPU that flushes, local and remote alike, so the
- * refills of every thread of a process count.  The hook consults the
- * controller above its fast limit.
+ * The adaptive default: one controller per CPU, of the kind the
+ * controller parameter names.  "time" (timed.c, the default): it learns
+ * what a full flush costs in refills from the time the workload takes
+ * between flush requests, and needs the calibration only.  "walks"
+ * (adapt.c): it learns it from that CPU's page-walk counter (walks_x86.c),
+ * read wherever the CPU executes a flush: the tlb:tlb_flush tracepoint
+ * fires on the CPU that flushes, local and remote alike, so the refills
+ * of every thread of a process count.  The hook consults the controller
+ * above its fast limit.
  *
  * A controller is only touched on its own CPU with interrupts off: in the
  * tracepoint probe (flush_tlb_func() and switch_mm_irqs_off() run with
@@ -31,11 +34,14 @@
 #include "calibrate_x86.h"
 #include "ceiling_x86.h"
 #include "cpu_x86.h"
+#include "timed.h"
 #include "tunables.h"
 
 static char *walk_event = "hw";
 module_param(walk_event, charp, 0444);
-MODULE_PARM_DESC(walk_event, "Page walks counted for the adaptive default: hw, none, or sw (tests: the cpu-clock software event)");
+MODULE_PARM_DESC(walk_event, "With controller=walks, the walks counted: hw, none, or sw (tests: the cpu-clock software event)");
+
+static bool by_walks;
 
 DEFINE_PER_CPU(struct tlbp_adapt, tlbp_cpu_adapt);
 bool tlbp_adapting;
@@ -112,6 +118,13 @@ static void find_tlb_flush(struct tracepoint *tp, void *priv)
  */
 void tlbp_adaptive_apply(bool want)
 {
+	if (!by_walks) {
+		tlbp_timed_apply(want && tlbp_model_ready && tlbp_controller == TLBP_CTL_TIME,
+				 &tlbp_costs);
+		if (READ_ONCE(tlbp_timed_on))
+			mod_delayed_work(system_wq, &ceiling_work, HZ);
+		return;
+	}
 	want = want && probe_on && tlbp_model_ready;
 	if (!want && READ_ONCE(tlbp_adapting)) {
 		WRITE_ONCE(tlbp_adapting, false);
@@ -133,11 +146,12 @@ static void ceiling_work_fn(struct work_struct *w)
 	unsigned long now = tlbp_ceiling_read(), most = tlbp_policy.stock;
 	int cpu;
 
-	if (!READ_ONCE(tlbp_adapting))
+	if (!READ_ONCE(tlbp_adapting) && !READ_ONCE(tlbp_timed_on))
 		return;
 	for_each_online_cpu(cpu)
-		most = max_t(unsigned long, most,
-			     tlbp_adapt_ceiling(per_cpu_ptr(&tlbp_cpu_adapt, cpu)));
+		most = max_t(unsigned long, most, by_walks ?
+			     tlbp_adapt_ceiling(per_cpu_ptr(&tlbp_cpu_adapt, cpu)) :
+			     tlbp_timed_ceiling(cpu));
 	if (most < now)
 		tlbp_ceiling_lower(now, most);
 	schedule_delayed_work(&ceiling_work, HZ);
@@ -221,6 +235,7 @@ int tlbp_adaptive_init(void)
 	enum tlbp_walk_event ev;
 	int ret;
 
+	by_walks = tlbp_controller == TLBP_CTL_WALKS;
 	for (ev = TLBP_WALKS_HW; ev <= TLBP_WALKS_NONE; ev++)
 		if (!strcmp(walk_event, tlbp_walk_event_name(ev)))
 			break;
@@ -228,7 +243,8 @@ int tlbp_adaptive_init(void)
 		pr_err("walk_event=%s is not hw, sw or none\n", walk_event);
 		return -EINVAL;
 	}
-	ret = setup(ev);
+	/* The time controller counts nothing: no perf event is made for it. */
+	ret = setup(by_walks ? ev : TLBP_WALKS_NONE);
 	if (ret)
 		pr_err("cannot set up the page-walk counters (%d)\n", ret);
 	return ret;
@@ -238,6 +254,7 @@ int tlbp_adaptive_init(void)
 void tlbp_adaptive_exit(void)
 {
 	WRITE_ONCE(tlbp_adapting, false);
+	WRITE_ONCE(tlbp_timed_on, false);
 	if (probe_on)
 		tracepoint_probe_unregister(tlb_flush_tp, (void *)tlb_flush_probe, NULL);
 	probe_on = false;
@@ -254,7 +271,12 @@ void tlbp_adaptive_exit(void)
 
 static ssize_t active_show(struct kobject *k, struct kobj_attribute *at, char *buf)
 {
-	return sysfs_emit(buf, "%d\n", READ_ONCE(tlbp_adapting));
+	return sysfs_emit(buf, "%d\n", READ_ONCE(tlbp_adapting) || READ_ONCE(tlbp_timed_on));
+}
+
+static ssize_t controller_show(struct kobject *k, struct kobj_attribute *at, char *buf)
+{
+	return sysfs_emit(buf, "%s\n", tlbp_controller_name());
 }
 
 static ssize_t walk_event_show(struct kobject *k, struct kobj_attribute *at, char *buf)
@@ -289,9 +311,13 @@ static ssize_t by_cpu_show(struct kobject *k, struct kobj_attribute *at, char *b
 			len += sysfs_emit_at(buf, len, "...\n");
 			break;
 		}
+		if (!by_walks) {
+			len = tlbp_timed_show_cpu(buf, len, cpu);
+			continue;
+		}
 		len += sysfs_emit_at(buf, len,
 				     "cpu=%d mode=%s why=%s counter=%d fast=%u keep=%u ceiling=%u refills=%u windows=%u explore_widened=%u explore_kept=%u decisions=%u\n",
-				     cpu, on ? "adaptive" : "stock",
+				     cpu, on ? "pmu" : "stock",
 				     tlbp_adapt_why_name(READ_ONCE(a->why)),
 				     walks_started ? tlbp_walks_error(cpu) : -ENODEV,
 				     READ_ONCE(a->fast), READ_ONCE(a->keep),
@@ -305,13 +331,14 @@ static ssize_t by_cpu_show(struct kobject *k, struct kobj_attribute *at, char *b
 }
 
 static struct kobj_attribute active_attr = __ATTR_RO(active);
+static struct kobj_attribute controller_attr = __ATTR_RO(controller);
 static struct kobj_attribute walk_event_attr = __ATTR_RO(walk_event);
 static struct kobj_attribute explorations_attr = __ATTR_RO(explorations);
 static struct kobj_attribute adapt_by_cpu_attr = __ATTR(by_cpu, 0444, by_cpu_show, NULL);
 
 static struct attribute *adapt_attrs[] = {
-	&active_attr.attr, &walk_event_attr.attr, &explorations_attr.attr,
-	&adapt_by_cpu_attr.attr, NULL,
+	&active_attr.attr, &controller_attr.attr, &walk_event_attr.attr,
+	&explorations_attr.attr, &adapt_by_cpu_attr.attr, NULL,
 };
 
 const struct attribute_group tlbp_adaptive_group = {

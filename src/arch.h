@@ -48,6 +48,12 @@ void tlbp_arch_follow(u32 limit);
 /* Under that lock at unload, no longer live: put back what was moved. */
 void tlbp_arch_restore(void);
 
+/* The clock the time controller reads (timed.c), in its costs' units. */
+u64 tlbp_arch_clock(void);
+
+/* Let the kernel itself keep ranges of up to @entries (x86: its ceiling). */
+void tlbp_arch_allow(u32 entries);
+
 /* @cpu's cost model, or NULL where there is none. */
 const struct tlbp_model *tlbp_arch_model(unsigned int cpu);
 

@@ -9,6 +9,7 @@
  */
 #include <linux/percpu.h>
 #include <linux/printk.h>
+#include <asm/msr.h>
 #include "adaptive_x86.h"
 #include "arch.h"
 #include "calibrate_x86.h"
@@ -16,12 +17,16 @@
 #include "cpu_x86.h"
 #include "hook_x86.h"
 #include "sysfs.h"
+#include "timed.h"
 #include "tunables.h"
 
 int tlbp_arch_init(void)
 {
 	int ret;
 
+	ret = tlbp_timed_init(true);
+	if (ret)
+		return ret;
 	/* Before the geometry: a CPU coming online has its counter first. */
 	ret = tlbp_adaptive_init();
 	if (ret)
@@ -46,7 +51,7 @@ void tlbp_arch_exit(void)
 
 int tlbp_arch_find_stock(unsigned long *stock)
 {
-	int ret = tlbp_ceiling_resolve();
+	int ret = tlbp_ceiling_resolve(tlbp_hook_ip(TLBP_HOOK_MM), tlbp_hook_ip(TLBP_HOOK_KERNEL));
 
 	if (!ret)
 		*stock = tlbp_ceiling_original();
@@ -68,6 +73,19 @@ void tlbp_arch_restore(void)
 		pr_warn("tlb_single_page_flush_ceiling was changed behind our back (%lu); restoring %lu\n",
 			now, tlbp_ceiling_original());
 	tlbp_ceiling_restore();
+}
+
+/* The TSC: calibration measures in it. */
+u64 tlbp_arch_clock(void)
+{
+	return rdtsc();
+}
+
+/* Raised at once from any CPU; lowered back once a second (adaptive_x86.c). */
+void tlbp_arch_allow(u32 entries)
+{
+	if (entries > tlbp_ceiling_read())
+		tlbp_ceiling_raise(entries);
 }
 
 const struct tlbp_model *tlbp_arch_model(unsigned int cpu)

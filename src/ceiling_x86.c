@@ -35,7 +35,6 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include "ceiling_x86.h"
-#include "hook_x86.h"
 #include "sysfs.h"
 
 #define MAX_SCAN	4096	/* bytes read of any one function */
@@ -236,8 +235,12 @@ static unsigned long *scan_function(struct scan_state *s, unsigned long ip,
 	return scan_with_callees(s, start, size);
 }
 
-/* @sym is tlb_single_page_flush_ceiling but for the refusal tests. */
-static int resolve(const char *sym)
+/*
+ * @sym is tlb_single_page_flush_ceiling but for the refusal tests; @mm_ip,
+ * @kernel_ip where the hooks saw flush_tlb_mm_range() and
+ * flush_tlb_kernel_range().
+ */
+static int resolve(const char *sym, unsigned long mm_ip, unsigned long kernel_ip)
 {
 	struct scan_state *s;
 
@@ -249,10 +252,9 @@ static int resolve(const char *sym)
 	if (s->code && ceiling_root) {
 		ceiling = scan_function(s, ceiling_root, NULL);
 	} else if (s->code) {
-		ceiling = scan_function(s, tlbp_hook_ip(TLBP_HOOK_MM), "flush_tlb_mm_range");
+		ceiling = scan_function(s, mm_ip, "flush_tlb_mm_range");
 		if (!ceiling)
-			ceiling = scan_function(s, tlbp_hook_ip(TLBP_HOOK_KERNEL),
-						"flush_tlb_kernel_range");
+			ceiling = scan_function(s, kernel_ip, "flush_tlb_kernel_range");
 	}
 	kfree(s->code);
 	kfree(s);
@@ -262,9 +264,9 @@ static int resolve(const char *sym)
 	return 0;
 }
 
-int tlbp_ceiling_resolve(void)
+int tlbp_ceiling_resolve(unsigned long mm_ip, unsigned long kernel_ip)
 {
-	int ret = resolve(ceiling_symbol);
+	int ret = resolve(ceiling_symbol, mm_ip, kernel_ip);
 
 	if (ret)
 		pr_err("cannot find %s in flush_tlb_mm_range() or flush_tlb_kernel_range()\n",

@@ -9,8 +9,11 @@
 #include <linux/sysfs.h>
 #include <linux/types.h>
 
-/* Needs the hooks' call sites (hook_x86.h): after their self-test. */
-int tlbp_ceiling_resolve(void);
+/*
+ * From where the hooks saw flush_tlb_mm_range() and flush_tlb_kernel_range()
+ * called (hook_x86.h, after their self-test): the ceiling in their code.
+ */
+int tlbp_ceiling_resolve(unsigned long mm_ip, unsigned long kernel_ip);
 unsigned long tlbp_ceiling_read(void);
 void tlbp_ceiling_write(unsigned long val);
 void tlbp_ceiling_raise(unsigned long val);

@@ -8,6 +8,7 @@
 
 #include <linux/sysfs.h>
 #include <linux/types.h>
+#include "tlbpath/policy.h"
 #include "tlbpath/tlbi.h"
 
 struct tlbp_arm64_info {
@@ -21,6 +22,10 @@ struct tlbp_arm64_info {
 extern struct tlbp_arm64_info tlbp_arm64;
 
 int tlbp_cpu_arm64_init(void);
+
+/* What a TLBI operation and a full flush cost, ns (calibrate_arm64.c). */
+extern struct tlbp_costs tlbp_arm64_costs;
+void tlbp_arm64_calibrate(void);
 
 /* geometry/ */
 extern const struct attribute_group tlbp_arm64_geometry_group;

@@ -43,6 +43,7 @@
 #include "arch.h"
 #include "cpu_arm64.h"
 #include "ftrace.h"
+#include "timed.h"
 
 static_assert(TLBP_TLBI_MAX_RANGE_PAGES == MAX_TLBI_RANGE_PAGES);
 /* A widened range is always past the kernel's own full-flush limit. */
@@ -113,7 +114,20 @@ static void notrace decide(struct mmu_gather *tlb, unsigned long start,
 
 	tlbp_policy_now(&p, NULL);	/* no model on arm64 */
 	/* The decision counts entries; here they are TLBI operations. */
-	tlbp_decide(&p, 0, ops, 0, TLBP_FOOTPRINT_UNKNOWN, &d);
+	tlbp_timed_count();
+	if (READ_ONCE(tlbp_timed_on)) {
+		enum tlbp_tc_reason r;
+		bool keep;
+
+		/*
+		 * arm64 keeps no mm_cpumask: another thread may run anywhere,
+		 * and its refills are not this CPU's to time.
+		 */
+		keep = tlbp_timed_decide(ops, atomic_read(&tlb->mm->mm_users) > 1, &r);
+		tlbp_decision_fill(&p, 0, ops, 0, keep, tlbp_timed_reason(r), &d);
+	} else {
+		tlbp_decide(&p, 0, ops, 0, TLBP_FOOTPRINT_UNKNOWN, &d);
+	}
 	if (d.verdict == TLBP_WIDEN) {
 		tlb->start = 0;
 		tlb->end = max(tlb->end, TASK_SIZE_MAX);

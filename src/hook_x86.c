@@ -25,6 +25,7 @@
 #include "ftrace.h"
 #include "hook_x86.h"
 #include "sysfs.h"
+#include "timed.h"
 
 #define CREATE_TRACE_POINTS
 #include "trace.h"
@@ -122,7 +123,16 @@ static noinline void tlbp_mm_range_decide(struct pt_regs *regs,
 	/* Resident pages: an upper bound on the translations a full flush loses. */
 	if (p.model && mm)
 		footprint = get_mm_rss(mm);
-	if (READ_ONCE(tlbp_adapting) && end != TLB_FLUSH_ALL) {
+	if (READ_ONCE(tlbp_timed_on)) {
+		enum tlbp_tc_reason r;
+		bool keep;
+
+		/* TLB_FLUSH_ALL stays the caller's, and still counts as a request. */
+		keep = tlbp_timed_decide(end == TLB_FLUSH_ALL ? TLBP_FLUSH_ALL :
+					 (end - start) >> stride_shift,
+					 path != TLBP_USER_LOCAL, &r);
+		tlbp_decision_fill(&p, start, end, stride_shift, keep, tlbp_timed_reason(r), &d);
+	} else if (READ_ONCE(tlbp_adapting) && end != TLB_FLUSH_ALL) {
 		unsigned long n = (end - start) >> stride_shift;
 		enum tlbp_reason why = TLBP_WHY_STOCK;
 		bool keep = true;
@@ -172,8 +182,12 @@ static void notrace tlbp_mm_range_cb(unsigned long ip, unsigned long parent_ip,
 	start = regs->si;
 	end = regs->dx;
 	stride_shift = (unsigned int)regs->cx;
-	/* TLB_FLUSH_ALL, or a range that wraps, counts as huge: never fast. */
-	if (likely(((end - start) >> stride_shift) <= this_cpu_read(tlbp_fast_keep) &&
+	/*
+	 * TLB_FLUSH_ALL, or a range that wraps, counts as huge: never fast;
+	 * nor a request the time controller takes its clock at.
+	 */
+	if (likely(tlbp_timed_count() &&
+		   ((end - start) >> stride_shift) <= this_cpu_read(tlbp_fast_keep) &&
 		   !trace_decision_enabled())) {
 		this_cpu_inc(tlbp_stats.c[user_path(mm, raw_smp_processor_id())]);
 		tlbp_count(TLBP_USER_PERPAGE);

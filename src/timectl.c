@@ -38,7 +38,7 @@
 #define TC_CREDIT_SHIFT	6	/* experiments cost at most 1/64 of flushing's time */
 #define TC_WAIT		2	/* ticks an experiment waits for its band */
 #define TC_TAIL		2	/* an epoch's requests after its last band range */
-#define TC_EPOCH_MAX	(1ULL << 34)	/* longer: the task slept, not measured */
+#define TC_EPOCH_MAX	BIT_ULL(34)	/* longer: the task slept, not measured */
 #define TC_DY_MAX	((s64)1 << 30)
 #define TC_DX_SHIFT	8	/* dx per request, x 2^8 */
 #define TC_DZ_SHIFT	4	/* dz per request, x 2^4 */
@@ -239,14 +239,14 @@ static void stop(struct tlbp_tc *t)
  * An experiment may start: the credit is positive, it has been quiet for
  * long enough (longer after experiments that measured nothing), and the
  * thresholds the bounds of R allow, or half and twice the one in force
- * (a phase may have moved R), lie on a side of it.  Down, the probe
- * widens the ranges above the lower one (before any estimate, the upper
- * half of stock's).  Up, it keeps them up
- * to the upper bound's threshold, but no further than TC_KMIN such ranges
- * kept cost what the credit holds (keeping costs what it costs, whatever
- * R), nor than the largest range asked for lately.  An epoch decides as many band ranges as the credit pays for at the
- * worst the bounds of R allow, at least TC_KMIN: a first probe, with R
- * unbounded, risks TC_KMIN full flushes' refills.
+ * (a phase may have moved R; half the largest range asked for lately,
+ * where that is less), lie on a side of it.  Down, the probe widens the
+ * ranges above the lower one.  Up, it keeps them up to the upper one, but
+ * no further than TC_KMIN such ranges kept cost what the credit holds
+ * (keeping costs what it costs, whatever R), nor than the largest range
+ * asked for lately.  An epoch decides as many band ranges as the credit
+ * pays for at the worst the bounds of R allow, at least TC_KMIN: a first
+ * probe, with R unbounded, risks TC_KMIN full flushes' refills.
  */
 static void start(struct tlbp_tc *t)
 {
@@ -257,11 +257,13 @@ static void start(struct tlbp_tc *t)
 
 	if (t->credit <= 0 || t->quiet + 1 < (1U << tlbp_min_u32(t->empty, 6)))
 		return;
-	/* Beyond the bounds too, by a factor of 2: a phase may have changed them. */
-	lo = tlbp_min_u32(lo, t->thr[0] / 2);
+	/*
+	 * Beyond the bounds too, by a factor of 2 of the threshold (or of
+	 * the largest range asked for lately, below it): a phase may have
+	 * moved R.
+	 */
+	lo = tlbp_min_u32(lo, tlbp_min_u32(t->thr[0], t->biggest) / 2);
 	hi = tlbp_max_u32(hi, 2 * t->thr[0] + 2);
-	if (t->why != TLBP_TC_OK)
-		lo = tlbp_max_u32(lo, t->stock / 2);
 	pay = (u64)t->credit / TC_KMIN + t->full + (u64)t->r_lo;
 	hi = tlbp_min_u32(tlbp_min_u32(hi, tlbp_ratio(pay, t->invlpg)), t->biggest);
 	down = lo < t->thr[0];
@@ -385,11 +387,12 @@ void tlbp_tc_tick(struct tlbp_tc *t, const struct tlbp_tc_clock *c)
 }
 
 bool tlbp_tc_decide(struct tlbp_tc *t, unsigned long entries, bool remote,
-		    const struct tlbp_tc_clock *c)
+		    const struct tlbp_tc_clock *c, enum tlbp_tc_reason *why)
 {
 	bool in_band, keep;
 
 	t->stats.decisions++;
+	*why = t->why == TLBP_TC_OK ? TLBP_TC_R_TIMED : TLBP_TC_R_STOCK;
 	if (entries > t->biggest)
 		t->biggest = (u32)tlbp_min_u64(entries, t->cap);
 	/* The band: local ranges below the threshold, or any range above it. */
@@ -407,7 +410,11 @@ bool tlbp_tc_decide(struct tlbp_tc *t, unsigned long entries, bool remote,
 		/* The epoch ends TC_TAIL requests after its last band range. */
 		if (++t->band == t->klen)
 			t->left = TC_TAIL;
-		keep = t->probing ? t->dir : entries <= t->thr[remote];
+		keep = entries <= t->thr[remote];
+		if (t->probing) {
+			keep = t->dir;
+			*why = TLBP_TC_R_PROBE;
+		}
 	}
 	if (!keep)
 		t->widened += entries;

@@ -28,6 +28,8 @@ TRACE_DEFINE_ENUM(TLBP_WHY_STOCK);
 TRACE_DEFINE_ENUM(TLBP_WHY_MODEL);
 TRACE_DEFINE_ENUM(TLBP_WHY_MEASURED);
 TRACE_DEFINE_ENUM(TLBP_WHY_EXPLORE);
+TRACE_DEFINE_ENUM(TLBP_WHY_TIMED);
+TRACE_DEFINE_ENUM(TLBP_WHY_PROBE);
 
 TRACE_EVENT(decision,
 
@@ -76,7 +78,9 @@ TRACE_EVENT(decision,
 				   { TLBP_WHY_STOCK, "stock" },
 				   { TLBP_WHY_MODEL, "model" },
 				   { TLBP_WHY_MEASURED, "measured" },
-				   { TLBP_WHY_EXPLORE, "explore" }),
+				   { TLBP_WHY_EXPLORE, "explore" },
+				   { TLBP_WHY_TIMED, "timed" },
+				   { TLBP_WHY_PROBE, "probe" }),
 		  __entry->remote)
 );
 

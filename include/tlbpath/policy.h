@@ -69,10 +69,12 @@ enum tlbp_reason {
 	TLBP_WHY_CAP,		/* the cap, below the threshold */
 	TLBP_WHY_CALLER,	/* the caller asked for a full flush */
 	TLBP_WHY_DISABLED,	/* enabled=0: the stock ceiling */
-	TLBP_WHY_STOCK,		/* model: within the stock ceiling, kept */
+	TLBP_WHY_STOCK,		/* model, or time still learning: the stock ceiling */
 	TLBP_WHY_MODEL,		/* model: the break-even of the costs */
 	TLBP_WHY_MEASURED,	/* adaptive: the break-even of the measured refills */
 	TLBP_WHY_EXPLORE,	/* adaptive: the other way, to measure it */
+	TLBP_WHY_TIMED,		/* time: the thresholds of the refills measured as time */
+	TLBP_WHY_PROBE,		/* time: an experiment's probe */
 };
 
 struct tlbp_decision {

@@ -16,8 +16,10 @@
  *
  *  - The hook, on the CPU that asks for a flush of user addresses, every
  *    request (ranges and TLB_FLUSH_ALL alike), in this order:
- *      1. decrement ->left; at 0, tlbp_tc_tick() with the clock
- *         (interrupts or preemption off from here on);
+ *      1. decrement ->left; at 0 or below (a task that moved CPUs
+ *         between its decrement and the tick leaves it there),
+ *         tlbp_tc_tick() with the clock (interrupts or preemption off
+ *         from here on);
  *      2. a range of entries <= tlbp_tc_fast(): keep it, nothing else;
  *      3. otherwise tlbp_tc_decide(), with the clock when
  *         tlbp_tc_wants_clock() says so: true keeps.
@@ -56,6 +58,13 @@ struct tlbp_tc_clock {
 	u64 requests, pages, fulls;
 };
 
+/* Why a range was kept or widened (tlbp_tc_decide()). */
+enum tlbp_tc_reason {
+	TLBP_TC_R_STOCK,	/* stock's threshold, until the estimate decides */
+	TLBP_TC_R_TIMED,	/* the thresholds of the measured refills */
+	TLBP_TC_R_PROBE,	/* an experiment's probe */
+};
+
 struct tlbp_tc_stats {
 	u32 epochs;		/* measured */
 	u32 voided;		/* not measured: another task, a switch, too long */
@@ -68,7 +77,7 @@ struct tlbp_tc_stats {
 struct tlbp_tc {
 	/* The hook's. */
 	u32 fast;		/* keep ranges up to this many entries, no call */
-	u32 left;		/* requests until tlbp_tc_tick() */
+	s32 left;		/* requests until tlbp_tc_tick(): at 0 or below */
 	/* What it has learnt: [0] local ranges, [1] remote ones. */
 	u32 thr[2];
 	s32 r, r_lo, r_hi;	/* refills a full flush costs, ticks, and its bounds */
@@ -128,10 +137,13 @@ static inline bool tlbp_tc_wants_clock(const struct tlbp_tc *t)
 /*
  * A range of @entries above tlbp_tc_fast(), asked on this CPU; @remote:
  * the flush reaches other CPUs too; @c: the clock, where wanted.  True:
- * keep it.
+ * keep it; @why says why.
  */
 bool tlbp_tc_decide(struct tlbp_tc *t, unsigned long entries, bool remote,
-		    const struct tlbp_tc_clock *c);
+		    const struct tlbp_tc_clock *c, enum tlbp_tc_reason *why);
+
+/* Quiet: no tick for as long as it stays so (the controller is not deciding). */
+#define TLBP_TC_IDLE		0x7fffffff
 
 static inline u32 tlbp_tc_fast(const struct tlbp_tc *t)
 {

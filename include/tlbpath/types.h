@@ -21,6 +21,7 @@ typedef signed char s8;
 typedef int s32;
 typedef long long s64;
 #define BIT(nr)	(1UL << (nr))
+#define BIT_ULL(nr)	(1ULL << (nr))
 #endif
 
 #endif /* _TLBPATH_TYPES_H */

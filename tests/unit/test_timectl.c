@@ -10,6 +10,7 @@
 #include "tap.h"
 #include "tlbpath/timectl.h"
 
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define INVLPG	300
 #define FULL	500
 #define W	5000
@@ -58,13 +59,17 @@ static s64 cost_of(const struct cpu *p, unsigned long n, bool keep)
 /* One request of @n entries, decided and executed, then its interval. */
 static bool step(struct cpu *p, unsigned long n, bool remote)
 {
-	bool keep, rule = n <= p->t.thr[remote];
+	enum tlbp_tc_reason why = TLBP_TC_R_STOCK;
+	bool keep, rule;
 	s64 refill;
 
-	if (!--p->t.left)
+	if (--p->t.left <= 0)
 		tlbp_tc_tick(&p->t, &p->c);
+	rule = n <= p->t.thr[remote];
 	keep = n <= tlbp_tc_fast(&p->t) ||
-	       tlbp_tc_decide(&p->t, n, remote, tlbp_tc_wants_clock(&p->t) ? &p->c : NULL);
+	       tlbp_tc_decide(&p->t, n, remote, tlbp_tc_wants_clock(&p->t) ? &p->c : NULL, &why);
+	if (keep != rule && why != TLBP_TC_R_PROBE)
+		p->loss = 1LL << 60;	/* a decision other than the rule's, not a probe */
 	if (keep != rule) {
 		p->probes++;
 		p->loss += cost_of(p, n, keep) - cost_of(p, n, rule);
@@ -232,7 +237,7 @@ static void test_bound(void)
 	struct cpu p;
 	unsigned int i;
 
-	for (i = 0; i < sizeof(rs) / sizeof(rs[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(rs); i++) {
 		s64 epoch = TLBP_TC_EPOCH * (FULL + rs[i] + 127 * INVLPG), bound;
 
 		cpu_init(&p, rs[i]);
