@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# In-guest: the adaptive default.  QEMU's TCG has no PMU, so with the
+# In-guest: the walk-counting controller (controller=walks).  QEMU's TCG has no PMU, so with the
 # hardware event every CPU must fall back to stock decisions and say why;
 # the test-only software event (cpu-clock, walk_event=sw) stands in for
 # the page-walk counter to exercise the controllers' counters, probe,
@@ -11,10 +11,11 @@ orig=$(ceiling)
 sizes=1,8,32,33,34,64,512
 rounds=2
 
-check "walk_event=bogus is refused" refused "walk_event=bogus is not hw, sw or none" walk_event=bogus
+check "walk_event=bogus is refused" refused "walk_event=bogus is not hw, sw or none" controller=walks walk_event=bogus
 
 # The hardware event: no PMU under TCG.
-insmod /tlbpath.ko
+insmod /tlbpath.ko controller=walks
+check "walks: adapt/controller reads walks" [ "$(cat $T/adapt/controller)" = walks ]
 check "hw: walk_event reads hw" [ "$(cat $T/adapt/walk_event)" = hw ]
 check "hw: the controllers do not decide (adapt/active 0)" [ "$(cat $T/adapt/active)" = 0 ]
 cat $T/adapt/by_cpu | sed 's/^/# /'
@@ -33,11 +34,11 @@ echo > $TR/trace
 rmmod tlbpath
 
 # The software stand-in: the controllers run.
-insmod /tlbpath.ko walk_event=sw
+insmod /tlbpath.ko controller=walks walk_event=sw
 cat $T/adapt/by_cpu | sed 's/^/# /'
 check "sw: the controllers decide (adapt/active 1)" [ "$(cat $T/adapt/active)" = 1 ]
 check "sw: every CPU has its counter and is adaptive" \
-	[ "$(grep -c 'mode=adaptive why=adaptive counter=0 ' $T/adapt/by_cpu)" = "$ncpu" ]
+	[ "$(grep -c 'mode=pmu why=adaptive counter=0 ' $T/adapt/by_cpu)" = "$ncpu" ]
 echo 1 > $TR/events/tlbpath/decision/enable
 mprotect -f 64 -l 200 -p 256 >/dev/null
 munmap -n 64 -l 20 >/dev/null 2>&1
@@ -54,7 +55,7 @@ if [ -w /sys/devices/system/cpu/cpu1/online ]; then
 	check "sw: an offline CPU has no controller line" sh -c "! grep -q '^cpu=1 ' $T/adapt/by_cpu"
 	echo 1 > /sys/devices/system/cpu/cpu1/online
 	check "sw: a CPU back online counts again" \
-		sh -c "grep -q '^cpu=1 mode=adaptive why=adaptive counter=0 ' $T/adapt/by_cpu"
+		sh -c "grep -q '^cpu=1 mode=pmu why=adaptive counter=0 ' $T/adapt/by_cpu"
 fi
 if [ -w /sys/devices/system/cpu/cpu1/online ]; then
 	# Policy writes against CPU hotplug: both take tlbpath's lock, and
@@ -80,5 +81,5 @@ check "sw: auto starts them again" [ "$(cat $T/adapt/active)" = 1 ]
 rmmod tlbpath
 check "sw: unload restores the ceiling" [ "$(ceiling)" = "$orig" ]
 check "sw: unload leaves no ftrace hook" sh -c "! grep -q tlbpath /sys/kernel/tracing/enabled_functions"
-insmod /tlbpath.ko walk_event=sw && rmmod tlbpath
+insmod /tlbpath.ko controller=walks walk_event=sw && rmmod tlbpath
 check "sw: a second load and unload" [ ! -e $T ]

@@ -21,7 +21,13 @@ check "no traceable unmap function is refused" \
 	refused "cannot hook the unmap path: no traceable tlbp_no_such_function()" \
 	unmap_fn=tlbp_no_such_function
 
-check "insmod tlbpath.ko" insmod /tlbpath.ko
+check "insmod controller=walks is refused (no walk counter here)" \
+	refused "controller=walks is not time, none" controller=walks
+# What auto means with no controller: stock's decisions (the time
+# controller's own test is guest-timed-arm64.sh).
+check "insmod tlbpath.ko controller=none" insmod /tlbpath.ko controller=none
+check "adapt/controller reads none, and nothing decides (adapt/active 0)" \
+	[ "$(cat $T/adapt/controller)" = none -a "$(cat $T/adapt/active)" = 0 ]
 check "a second insmod is refused and the first stays" \
 	sh -c "! insmod /tlbpath.ko 2>/dev/null && [ -e $T/threshold ]"
 

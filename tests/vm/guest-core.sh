@@ -21,7 +21,12 @@ check "kernel.ftrace_enabled=0 is refused (the hooks would never run)" \
 	refused "the ftrace hooks never run"
 echo 1 > /proc/sys/kernel/ftrace_enabled
 
-check "insmod tlbpath.ko" insmod /tlbpath.ko
+check "insmod controller=bogus is refused" refused "controller=bogus is not time, walks or none" controller=bogus
+# What auto means with no controller: stock's decisions (the time
+# controller's own test is guest-timed.sh).
+check "insmod tlbpath.ko controller=none" insmod /tlbpath.ko controller=none
+check "adapt/controller reads none, and nothing decides (adapt/active 0)" \
+	[ "$(cat $T/adapt/controller)" = none -a "$(cat $T/adapt/active)" = 0 ]
 check "a second insmod is refused and the first stays" \
 	sh -c "! insmod /tlbpath.ko 2>/dev/null && [ -e $T/threshold ]"
 for f in threshold enabled model cap stock_ceiling kernel_ceiling \

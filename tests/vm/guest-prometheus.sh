@@ -56,6 +56,15 @@ check "CPU 0's tlbpath_tlb_entries are geometry/'s ($(cat $T/geometry/source), l
 	[ $geo_ok = 1 ]
 check "tlbpath_geometry_info names CPU 0's source" \
 	[ "$(val "tlbpath_geometry_info{cpu=\"0\",source=\"$(cat $T/geometry/source)\"}")" = 1 ]
+modes=$(sed -n 's/^cpu=\([0-9]*\) mode=\([a-z]*\) why=\([a-z-]*\) .*/\1 \2 \3/p' $T/adapt/by_cpu |
+	while read -r c m w; do val "tlbpath_cpu_mode{cpu=\"$c\",mode=\"$m\",why=\"$w\"}"; done | tr -d '\n')
+check "tlbpath_cpu_mode says each CPU's mode and why as adapt/by_cpu does" \
+	[ "$modes" = "$(printf '1%.0s' $(seq 1 $(nproc)))" ]
+check "tlbpath_controller_info names the controller ($(cat $T/adapt/controller))" \
+	[ "$(val "tlbpath_controller_info{controller=\"$(cat $T/adapt/controller)\",active=\"$(cat $T/adapt/active)\"}")" = 1 ]
+keep0=$(sed -n 's/^cpu=0 .* keep=\([0-9]*\) .*/\1/p' $T/adapt/by_cpu)
+check "tlbpath_cpu_keep: CPU 0 keeps what adapt/by_cpu says ($keep0)" \
+	[ "$(val 'tlbpath_cpu_keep{cpu="0",path="local"}')" = "$keep0" ]
 ver=$(cat /sys/module/tlbpath/version)
 check "tlbpath_info carries /sys/module/tlbpath/version ($ver)" \
 	[ "$(val "tlbpath_info{version=\"$ver\"}")" = 1 ]
