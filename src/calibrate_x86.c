@@ -61,7 +61,6 @@ MODULE_PARM_DESC(calibrate, "Measure flush and refill costs at load");
 
 struct tlbp_costs tlbp_costs;
 struct tlbp_cal_info tlbp_cal;
-DEFINE_PER_CPU(struct tlbp_model, tlbp_cpu_model);
 
 /*
  * One load per page, each on a different cache line so they do not alias.
@@ -225,17 +224,6 @@ static int measure(int cpu, const char *buf, struct tlbp_costs *c)
 	return 0;
 }
 
-/* Rebuild @cpu's model from its geometry and the costs (caller serialises). */
-void tlbp_model_refresh_cpu(unsigned int cpu)
-{
-	struct tlbp_model m = { 0 };
-
-	if (tlbp_model_ready)
-		tlbp_model_init(&m, &per_cpu(tlbp_cpu_geo, cpu), &tlbp_costs,
-				tlbp_policy.cap);
-	per_cpu(tlbp_cpu_model, cpu) = m;
-}
-
 /*
  * Measure on one CPU and rebuild every CPU's model.  Sleeps; the caller
  * holds the tunables' lock, and re-applies the policy afterwards.
@@ -272,8 +260,7 @@ static int measure_all(void)
 		tlbp_costs = c;
 		WRITE_ONCE(tlbp_model_ready, c.invlpg && c.full);
 	}
-	for_each_possible_cpu(cpu)
-		tlbp_model_refresh_cpu(cpu);
+	tlbp_models_rebuild(&tlbp_costs);
 	return ret;
 }
 

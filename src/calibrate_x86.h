@@ -1,13 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Calibration on x86 (calibrate_x86.c): the measured costs, and each
- * CPU's model built from them and its geometry.  The hook uses the model
- * while auto and a model (tunables.h: tlbp_model_ready) are set.
+ * Calibration on x86 (calibrate_x86.c): the measured costs, from which
+ * cpu_x86.c builds each CPU's model.
  */
 #ifndef _TLBPATH_CALIBRATE_X86_H
 #define _TLBPATH_CALIBRATE_X86_H
 
-#include <linux/percpu.h>
 #include <linux/sysfs.h>
 #include "tlbpath/policy.h"
 
@@ -21,13 +19,9 @@ struct tlbp_cal_info {
 
 extern struct tlbp_costs tlbp_costs;
 extern struct tlbp_cal_info tlbp_cal;
-DECLARE_PER_CPU(struct tlbp_model, tlbp_cpu_model);
 
 /* At load, unless calibrate=0: measure (a failure only costs the model). */
 void tlbp_calibrate_load(void);
-
-/* Rebuild @cpu's model from its geometry and the costs, under the lock. */
-void tlbp_model_refresh_cpu(unsigned int cpu);
 
 /* The model file at the top, and calibration/. */
 extern const struct attribute_group tlbp_model_group;

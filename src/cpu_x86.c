@@ -15,12 +15,15 @@
 #include <asm/cpuid/api.h>
 #endif
 #include "arch.h"
-#include "calibrate_x86.h"
 #include "cpu_x86.h"
 #include "sysfs.h"
 #include "tunables.h"
 
 DEFINE_PER_CPU(struct tlbp_geometry, tlbp_cpu_geo);
+DEFINE_PER_CPU(struct tlbp_model, tlbp_cpu_model);
+
+/* The costs the models were built from: none until calibration ran. */
+static struct tlbp_costs model_costs;
 
 static enum cpuhp_state hp_state;
 
@@ -35,11 +38,31 @@ static void read_leaves(void *arg)
 	tlbp_cpuid_fill(arg, cpuid_insn, NULL);
 }
 
+/* Rebuild @cpu's model from its geometry and the costs (caller serialises). */
+static void model_refresh(unsigned int cpu)
+{
+	struct tlbp_model m = { 0 };
+
+	if (tlbp_model_ready)
+		tlbp_model_init(&m, &per_cpu(tlbp_cpu_geo, cpu), &model_costs,
+				tlbp_policy.cap);
+	per_cpu(tlbp_cpu_model, cpu) = m;
+}
+
+void tlbp_models_rebuild(const struct tlbp_costs *c)
+{
+	unsigned int cpu;
+
+	model_costs = *c;
+	for_each_possible_cpu(cpu)
+		model_refresh(cpu);
+}
+
 /* A CPU came online (or was read at load), or went: its model may be new. */
 static void geometry_changed(unsigned int cpu)
 {
 	tlbp_tunables_lock();
-	tlbp_model_refresh_cpu(cpu);
+	model_refresh(cpu);
 	tlbp_tunables_apply_unlock();
 }
 

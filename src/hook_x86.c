@@ -21,7 +21,7 @@
 #include <asm/tlbflush.h>
 #include "adaptive_x86.h"
 #include "arch.h"
-#include "calibrate_x86.h"
+#include "cpu_x86.h"
 #include "ftrace.h"
 #include "hook_x86.h"
 #include "sysfs.h"
