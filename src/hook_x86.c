@@ -154,6 +154,49 @@ static noinline void tlbp_mm_range_decide(struct pt_regs *regs,
 	preempt_enable_notrace();
 }
 
+/* A range kept on the fast path: its path, and its pages. */
+static __always_inline void count_kept(struct pt_regs *regs, enum tlbp_counter path)
+{
+	unsigned int stride_shift = (unsigned int)regs->cx;
+
+	tlbp_count(path);
+	tlbp_count(TLBP_USER_PERPAGE);
+	tlbp_count_add(TLBP_USER_PAGES,
+		       (regs->dx - regs->si + (1UL << stride_shift) - 1) >> stride_shift);
+}
+
+/* The same above 64 CPUs, out of line: mm_cpumask() is several words. */
+static noinline notrace void tlbp_mm_range_kept(struct pt_regs *regs,
+						struct mm_struct *mm)
+{
+	count_kept(regs, user_path(mm, raw_smp_processor_id()));
+}
+
+/*
+ * A range of @n entries above the fast limit: widened and counted when
+ * it is above the time controller's threshold for its path, with nothing
+ * else to weigh; else decided.  Out of line, so that the fast path
+ * makes only tail calls and needs no stack frame.
+ */
+static noinline notrace void tlbp_mm_range_above(struct pt_regs *regs,
+						 struct mm_struct *mm,
+						 unsigned long n)
+{
+	enum tlbp_counter path = user_path(mm, raw_smp_processor_id());
+
+	if (regs->dx == TLB_FLUSH_ALL ||
+	    n <= this_cpu_read(tlbp_fast_widen[path != TLBP_USER_LOCAL])) {
+		tlbp_mm_range_decide(regs, mm);
+		return;
+	}
+	regs->si = 0;
+	regs->dx = TLB_FLUSH_ALL;
+	tlbp_count(path);
+	tlbp_count(TLBP_USER_WIDENED);
+	if (n <= READ_ONCE(tlbp_policy.stock))
+		tlbp_count(TLBP_FULL_WHERE_STOCK_KEPT);
+}
+
 /*
  * flush_tlb_mm_range(struct mm_struct *mm, unsigned long start,
  *		      unsigned long end, unsigned int stride_shift,
@@ -163,39 +206,42 @@ static noinline void tlbp_mm_range_decide(struct pt_regs *regs,
  * Most calls are a few pages, which every policy keeps as the stock
  * kernel does (tlbp_fast_keep): those are counted and left alone before
  * anything else, with single-instruction per-CPU operations that need no
- * preemption off.  Should the task move to another CPU meanwhile, a call
- * may be counted on the wrong path, never decided wrongly.  The callback
- * cannot recurse (it calls nothing that flushes): no recursion guard.
+ * preemption off.  The time controller's thresholds also widen what is
+ * above them there (tlbp_fast_widen, by path), unless it experiments with
+ * them.  Should the task move to another CPU meanwhile, a call may be
+ * counted on the wrong path, never decided wrongly: both limits only
+ * ever keep what no policy widens or widen.  The callback cannot recurse
+ * (it calls nothing that flushes): no recursion guard.
  */
 static void notrace tlbp_mm_range_cb(unsigned long ip, unsigned long parent_ip,
 				     struct ftrace_ops *op,
 				     struct ftrace_regs *fregs)
 {
-	unsigned long start, end;
-	unsigned int stride_shift;
 	struct mm_struct *mm;
 	struct pt_regs *regs;
+	unsigned long n;
 
 	if (!live_args(ip, op, fregs, &regs))
 		return;
 	mm = (struct mm_struct *)regs->di;
-	start = regs->si;
-	end = regs->dx;
-	stride_shift = (unsigned int)regs->cx;
 	/*
-	 * TLB_FLUSH_ALL, or a range that wraps, counts as huge: never fast;
-	 * nor a request the time controller takes its clock at.
+	 * TLB_FLUSH_ALL, or a range that wraps, counts as huge: never kept
+	 * here, nor a request the time controller takes its clock at.
 	 */
-	if (likely(tlbp_timed_count() &&
-		   ((end - start) >> stride_shift) <= this_cpu_read(tlbp_fast_keep) &&
-		   !trace_decision_enabled())) {
-		this_cpu_inc(tlbp_stats.c[user_path(mm, raw_smp_processor_id())]);
-		tlbp_count(TLBP_USER_PERPAGE);
-		tlbp_count_add(TLBP_USER_PAGES,
-			       (end - start + (1UL << stride_shift) - 1) >> stride_shift);
+	if (unlikely(!tlbp_timed_count() || trace_decision_enabled())) {
+		tlbp_mm_range_decide(regs, mm);
 		return;
 	}
-	tlbp_mm_range_decide(regs, mm);
+	n = (regs->dx - regs->si) >> (unsigned int)regs->cx;
+	if (unlikely(n > this_cpu_read(tlbp_fast_keep))) {
+		tlbp_mm_range_above(regs, mm, n);
+		return;
+	}
+	if (unlikely(nr_cpu_ids > BITS_PER_LONG)) {
+		tlbp_mm_range_kept(regs, mm);
+		return;
+	}
+	count_kept(regs, user_path(mm, raw_smp_processor_id()));
 }
 
 /* flush_tlb_kernel_range(unsigned long start, unsigned long end) */

@@ -69,10 +69,15 @@ static void read_clock(struct tlbp_tc_clock *c)
 	c->pages = READ_ONCE(k->c[TLBP_USER_PAGES]);
 }
 
-/* This CPU's fast limit, and what the architecture must let the kernel keep. */
-static void publish(const struct tlbp_tc *t)
+/*
+ * This CPU's fast limits, and what the architecture must let the kernel
+ * keep.  A quiet controller widens nothing on the fast path.
+ */
+static void publish(const struct tlbp_tc *t, bool on)
 {
 	this_cpu_write(tlbp_fast_keep, min(this_cpu_read(tlbp_policy_fast), tlbp_tc_fast(t)));
+	this_cpu_write(tlbp_fast_widen[0], on ? tlbp_tc_fast_widen(t, false) : U32_MAX);
+	this_cpu_write(tlbp_fast_widen[1], on ? tlbp_tc_fast_widen(t, true) : U32_MAX);
 	tlbp_arch_allow(tlbp_tc_ceiling(t));
 }
 
@@ -99,7 +104,7 @@ bool tlbp_timed_decide(unsigned long entries, bool remote, enum tlbp_tc_reason *
 			keep = tlbp_tc_decide(t, entries, remote, &c, why);
 		}
 	}
-	publish(t);
+	publish(t, true);
 	local_irq_restore(flags);
 	return keep;
 }
@@ -117,7 +122,7 @@ static void restart_cpu(void *on)
 	tlbp_tc_init(t, &timed_costs, tlbp_policy.stock, tlbp_policy.cap, smp_processor_id());
 	if (!on)
 		t->left = TLBP_TC_IDLE;
-	publish(t);
+	publish(t, on);
 }
 
 void tlbp_timed_apply(bool on, const struct tlbp_costs *costs)

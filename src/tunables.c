@@ -31,6 +31,7 @@ MODULE_PARM_DESC(model, "In auto mode, let the calibrated model keep ranges abov
 
 DEFINE_PER_CPU(u32, tlbp_fast_keep);
 DEFINE_PER_CPU(u32, tlbp_policy_fast);
+DEFINE_PER_CPU(u32 [2], tlbp_fast_widen) = { U32_MAX, U32_MAX };
 struct tlbp_policy tlbp_policy;
 bool tlbp_auto;
 bool tlbp_use_model;

@@ -38,6 +38,12 @@ extern bool tlbp_live;
 DECLARE_PER_CPU(u32, tlbp_fast_keep);
 /* The same, by the policy alone; the adaptive controllers may lower it. */
 DECLARE_PER_CPU(u32, tlbp_policy_fast);
+/*
+ * Per CPU and path ([0] the flush reaches this CPU alone, [1] others
+ * too): the hook widens ranges of more entries with nothing else to
+ * weigh.  ~0 unless the time controller set it.
+ */
+DECLARE_PER_CPU(u32 [2], tlbp_fast_widen);
 
 /* The policy a CPU applies now; @m is that CPU's model, if it has one. */
 static __always_inline void tlbp_policy_now(struct tlbp_policy *p,

@@ -150,6 +150,20 @@ static inline u32 tlbp_tc_fast(const struct tlbp_tc *t)
 	return t->fast;
 }
 
+/*
+ * Ranges of more entries than this (@remote: those reaching other CPUs
+ * too) it widens, whatever it is asked: above its threshold, and above
+ * an experiment's band.
+ */
+static inline u32 tlbp_tc_fast_widen(const struct tlbp_tc *t, bool remote)
+{
+	u32 w = t->thr[remote];
+
+	if (t->phase && (t->dir || !remote) && t->hi > w)
+		w = t->hi;
+	return w;
+}
+
 /* The most entries a decision on this CPU may keep until its next call. */
 static inline u32 tlbp_tc_ceiling(const struct tlbp_tc *t)
 {
