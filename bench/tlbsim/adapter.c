@@ -155,7 +155,7 @@ void sim_tlbpath_request(struct sim_tlbpath *a, unsigned int cpu, const struct t
 	if (!a->on || !a->tcs || cpu >= a->ncpus)
 		return;
 	t = &((struct tlbp_tc *)a->tcs)[cpu];
-	if (!--t->left) {
+	if (--t->left <= 0) {
 		tlbp_tc_tick(t, c);
 		if (getenv("TLBSIM_DEBUG"))
 			fprintf(stderr, "tc cpu %u now %llu phase %u probing %u band (%u,%u] thr %u/%u r %d [%d,%d] n %u credit %lld epochs %u voided %u\n",
@@ -242,7 +242,9 @@ bool sim_tlbpath_perpage(struct sim_tlbpath *a, const struct sim_flush_call *c)
 	if (a->kind == SIM_TP_TIME || a->kind == SIM_TP_BOTH) {
 		struct tlbp_tc *t = &((struct tlbp_tc *)a->tcs)[c->cpu];
 
-		return n <= tlbp_tc_fast(t) || tlbp_tc_decide(t, n, c->nr_cpus > 1, c->clock);
+		enum tlbp_tc_reason why;
+
+		return n <= tlbp_tc_fast(t) || tlbp_tc_decide(t, n, c->nr_cpus > 1, c->clock, &why);
 	}
 	p = policy_of(a);
 

@@ -183,8 +183,10 @@ check "reset zeroes the counters" [ "$v" = 0 ]
 tlbpath-stat -n 3 1 > /tmp/stat.out 2>&1
 wait
 sed 's/^/# /' /tmp/stat.out
-check "tlbpath-stat prints a header and 3 lines with arm64's counters" \
-	sh -c "[ \$(wc -l < /tmp/stat.out) = 5 ] && ! grep -q 'u_rem\|unloaded' /tmp/stat.out &&
+check "tlbpath-stat prints a header with a line per CPU, and 3 lines of arm64's counters" \
+	sh -c "[ \$(wc -l < /tmp/stat.out) = $(($(nproc) + 6)) ] &&
+	       [ \$(grep -c '^  cpu=[0-9]* mode=' /tmp/stat.out) = $(nproc) ] &&
+	       ! grep -q 'u_rem\|unloaded' /tmp/stat.out &&
 	       grep -q '^tlbpath: arm64, range TLBI [01] .*TLB sizes unknown' /tmp/stat.out"
 
 check "rmmod tlbpath" rmmod tlbpath

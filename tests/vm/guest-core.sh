@@ -329,7 +329,10 @@ echo "$thr" > $T/threshold
 tlbpath-stat -n 3 1 > /tmp/stat.out
 wait
 sed 's/^/# stat: /' /tmp/stat.out
-check "tlbpath-stat prints a header and 3 lines" test "$(wc -l < /tmp/stat.out)" = 5
+# The header: the tunables, a line per CPU, "per second:", the columns.
+check "tlbpath-stat prints a header with a line per CPU, and 3 lines" \
+	test "$(wc -l < /tmp/stat.out)" = $(($(nproc) + 6)) -a \
+	"$(grep -c '^  cpu=[0-9]* mode=' /tmp/stat.out)" = "$(nproc)"
 check "tlbpath-stat's header shows the calibration" \
 	grep -qE 'calibration ok \(invlpg [0-9]+, full [0-9]+, refill [0-9]+ cycles, reach [0-9]+\)' /tmp/stat.out
 check "tlbpath-stat shows per-page flushes per second" \

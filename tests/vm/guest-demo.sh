@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # make demo: load tlbpath, show what it found, run the mprotect workload at
-# two thresholds and show how the decisions and counters moved.
+# two thresholds and at the default, and show how the decisions and
+# counters moved and what each CPU's controller learnt.
 T=/sys/kernel/tlbpath
 DBG=/sys/kernel/debug/x86/tlb_single_page_flush_ceiling
 
@@ -22,8 +23,9 @@ echo "== calibration (TSC cycles; emulated here)"
 echo "== tunables"
 show threshold model stock_ceiling cap kernel_ceiling
 
-# Ranges of 1..64 pages: at 33 the upper half is flushed in full, at 64 none.
-for t in 33 64; do
+# Ranges of 1..64 pages: at 33 the upper half is flushed in full, at 64
+# none; auto lets each CPU's controller choose (from emulated time here).
+for t in 33 64 auto; do
 	echo $t > $T/threshold
 	echo 1 > $T/counters/reset
 	echo "== threshold=$t: mprotect -n 64 -l 40 -p 256 (ranges of 1..64 pages)"
@@ -34,6 +36,8 @@ for t in 33 64; do
 		counters/user_local counters/user_remote counters/kernel_perpage \
 		counters/kernel_widened)
 done
+echo "== adapt/controller: $(cat $T/adapt/controller); adapt/by_cpu:"
+sed 's/^/  /' $T/adapt/by_cpu
 
 rmmod tlbpath
 echo "== after rmmod: tlb_single_page_flush_ceiling = $(cat $DBG), /sys/kernel/tlbpath $( [ -e $T ] && echo present || echo gone)"
