@@ -18,7 +18,9 @@
 #include "tlbsim.h"
 #include "tracebin.h"
 
-static void usage(void)
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+static void help(void)
 {
 	fprintf(stderr,
 		"usage: tlbtrace bin [-l LEVEL] IN OUT   IN (text, binary or gzip'ed) to binary\n"
@@ -55,11 +57,11 @@ static int cmd_bin(int argc, char **argv)
 
 	while ((c = getopt(argc, argv, "l:")) != -1) {
 		if (c != 'l')
-			usage();
+			help();
 		level = atoi(optarg);
 	}
 	if (argc - optind != 2)
-		usage();
+		help();
 	in = open_in(argv[optind], &r);
 	w = tb_open_write(argv[optind + 1], level, err, sizeof(err));
 	if (!w) {
@@ -96,7 +98,7 @@ static int cmd_text(int argc, char **argv)
 	int ret = 0;
 
 	if (argc < 2 || argc > 3)
-		usage();
+		help();
 	in = open_in(argv[1], &r);
 	if (argc == 3 && strcmp(argv[2], "-")) {
 		out = fopen(argv[2], "w");
@@ -130,7 +132,8 @@ static const struct {
 	{ 1, "1" }, { 4, "2-4" }, { 16, "5-16" }, { 33, "17-33" }, { 64, "34-64" },
 	{ 256, "65-256" }, { 1024, "257-1024" }, { UINT64_MAX, ">1024" },
 };
-#define NBUCKETS (sizeof(buckets) / sizeof(buckets[0]))
+
+#define NBUCKETS	ARRAY_SIZE(buckets)
 
 static uint64_t mix(uint64_t x)
 {
@@ -209,11 +212,11 @@ static int cmd_stats(int argc, char **argv)
 			return 0;
 		}
 		if (c != 't')
-			usage();
+			help();
 		tsv = optarg;
 	}
 	if (argc - optind != 1)
-		usage();
+		help();
 	if (sim_trace_load(&t, argv[optind], err, sizeof(err))) {
 		fprintf(stderr, "tlbtrace: %s\n", err);
 		return 1;
@@ -257,13 +260,13 @@ static int cmd_stats(int argc, char **argv)
 int main(int argc, char **argv)
 {
 	if (argc < 2)
-		usage();
+		help();
 	if (!strcmp(argv[1], "bin"))
 		return cmd_bin(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "text"))
 		return cmd_text(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "stats"))
 		return cmd_stats(argc - 1, argv + 1);
-	usage();
+	help();
 	return 2;
 }

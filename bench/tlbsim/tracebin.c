@@ -131,7 +131,8 @@ struct tb_writer *tb_open_write(const char *path, int level, char *err, size_t e
 	snprintf(w->path, sizeof(w->path), "%s", path);
 	snprintf(mode, sizeof(mode), "wb%d", level < 0 ? 0 : level > 9 ? 9 : level);
 	fd = strcmp(path, "-") ? open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644) : dup(1);
-	if (fd < 0 || !(w->gz = gzdopen(fd, mode))) {
+	w->gz = fd < 0 ? NULL : gzdopen(fd, mode);
+	if (!w->gz) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno ? errno : ENOMEM));
 		if (fd >= 0)
 			close(fd);
