@@ -27,6 +27,7 @@ if [ -z "${LOADS:-}" ]; then
 	"$TLBSIM" -h 2>&1 | grep -q -- '--loads' && LOADS="dep indep"
 fi
 list=$("$HERE/corpus.sh" list)
+read -r -a opts <<<"${OPTS:-}"
 csv=$(mktemp)
 trap 'rm -f "$csv"' EXIT
 
@@ -39,7 +40,7 @@ while IFS=$'\t' read -r name path; do
 		opt=()
 		[ "$loads" = trace ] || opt=(--loads "$loads")
 		"$TLBTRACE" text "$path" |
-			"$TLBSIM" -w "$name" "${opt[@]}" ${OPTS:-} -c "$CPU" - >"$csv" ||
+			"$TLBSIM" -w "$name" "${opt[@]}" "${opts[@]}" -c "$CPU" - >"$csv" ||
 			{ echo "first-look: tlbsim failed on $name" >&2; exit 1; }
 		acc=$("$TLBTRACE" stats -t x "$path" | cut -f2)
 		awk -F, -v name="$name" -v loads="$loads" -v acc="$acc" '

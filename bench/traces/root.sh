@@ -19,8 +19,8 @@ TOP=$(cd "$HERE/../.." && pwd)
 ROOT=${TLBPATH_CORPUS_ROOT:-/var/cache/tlbpath/corpus-root}
 SUITE=bookworm
 # What the workloads run (bench/traces/workloads.txt) and build with.
-PKGS="python3 sqlite3 gcc libc6-dev redis-server redis-tools openjdk-17-jdk-headless
-nodejs golang-go xz-utils procps"
+PKGS=(python3 sqlite3 gcc libc6-dev redis-server redis-tools openjdk-17-jdk-headless
+      nodejs golang-go xz-utils procps)
 
 log() { echo "corpus-root: $*" >&2; }
 
@@ -31,7 +31,7 @@ case $ROOT in
 *) log "TLBPATH_CORPUS_ROOT must be an absolute path below /"; exit 1 ;;
 esac
 
-want="$SUITE $(echo $PKGS)"
+want="$SUITE ${PKGS[*]}"
 mkdir -p "$(dirname "$ROOT")"
 exec 9>"$ROOT.lock"
 flock 9
@@ -72,11 +72,11 @@ CFG
 printf '#!/bin/sh\nexit 101\n' >"$new/usr/sbin/policy-rc.d"
 chmod +x "$new/usr/sbin/policy-rc.d"
 cp -L /etc/resolv.conf "$new/etc/resolv.conf" 2>/dev/null || true
-log "installing $(echo $PKGS)"
-# shellcheck disable=SC2086
-in_root "$new" sh -c "apt-get update -qq && apt-get install -y -qq $(echo $PKGS) && apt-get clean" \
+log "installing ${PKGS[*]}"
+in_root "$new" sh -c "apt-get update -qq && apt-get install -y -qq ${PKGS[*]} && apt-get clean" \
 	>"$ROOT.install.log" 2>&1 ||
 	{ tail -n 20 "$ROOT.install.log" >&2; log "installing the packages failed"; exit 1; }
+# shellcheck disable=SC2016
 in_root "$new" dpkg-query -W -f='${Package} ${Version}\n' >"$new/.tlbpath-packages"
 echo "$want" >"$new/.tlbpath-corpus-root"
 rm -rf "$ROOT"

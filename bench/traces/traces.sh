@@ -78,7 +78,7 @@ qemu10() {
 	# part of the source package still serves it (apt checks its hash).
 	(cd "$d/src" && apt-get "${A[@]}" source --download-only -qq "qemu=$ver" >"$d/source.log" 2>&1) || true
 	local orig
-	orig=$(ls "$d"/src/qemu_*.orig.tar.* 2>/dev/null | head -n1)
+	orig=$(find "$d/src" -maxdepth 1 -name 'qemu_*.orig.tar.*' | head -n1)
 	[ -n "$orig" ] || { cat "$d/source.log" >&2; die "no qemu source tarball for $ver"; }
 	tar -xf "$orig" -C "$d/src" --wildcards '*/include/qemu/qemu-plugin.h'
 	cp "$d"/src/*/include/qemu/qemu-plugin.h "$Q10.new/include/"
@@ -137,7 +137,9 @@ guest_image() {
 
 # ---- one recording ----
 record() {	# record NAME COMM VCPUS
-	local name=$1 comm=$2 vcpus=$3 raw=$CACHE/$name.raw log=$CACHE/$name.console t0 t1
+	local name=$1 comm=$2 vcpus=$3 raw log t0 t1
+	raw=$CACHE/$name.raw
+	log=$CACHE/$name.console
 	rm -f "$raw" "$log"
 	say "recording $name (${vcpus} vCPUs)"
 	t0=$(date +%s)
@@ -166,7 +168,7 @@ record() {	# record NAME COMM VCPUS
 	mv "$CACHE/$name.tbt.new" "$CACHE/$name.tbt"
 	[ "${KEEP_RAW:-0}" = 1 ] || rm -f "$raw"
 	SECONDS_TAKEN=$((t1 - t0))
-	say "$name: $(cat "$CACHE/$name.plugin" | tr -d '\n'), ${SECONDS_TAKEN} s"
+	say "$name: $(tr -d '\n' <"$CACHE/$name.plugin"), ${SECONDS_TAKEN} s"
 }
 
 start=$(date +%s)
