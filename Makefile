@@ -21,6 +21,8 @@
 # make sim             bench/tlbsim: the workloads' traces on simulated TLBs of real
 #                      CPUs, every flush policy, into bench/tlbsim/results/
 # make sim-quick       a tiny self-checking run of it (seconds)
+# make traces          bench/traces: record the corpus of real programs (QEMU 10 plugin,
+#                      a Debian root) into /var/cache/tlbpath/traces, corpus.tsv
 # make dist            build/tlbpath-<version>.tar.xz from the tracked files
 # make deb             build/deb/tlbpath-dkms_<version>_all.deb (Debian DKMS package)
 #                      and build/deb/tlbpath-tools_<version>_amd64.deb; needs no .git
@@ -41,7 +43,7 @@ SBINDIR ?= $(PREFIX)/sbin
 MANDIR ?= $(PREFIX)/share/man
 
 .PHONY: all module arm64 install clean unit check check-long check-debug demo deps tools \
-	bench bench-quick bench-host bench-overhead deb dist install-tools sim sim-quick
+	bench bench-quick bench-host bench-overhead deb dist install-tools sim sim-quick traces
 
 all: module
 
@@ -167,3 +169,6 @@ sim:
 
 sim-quick:
 	QUICK=1 bench/tlbsim/run.sh
+
+traces: $(DEPS)
+	bench/traces/traces.sh

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "tlbsim.h"
+#include "tracebin.h"
 
 #define MAGIC	"# tlbsim trace 1"
 
@@ -303,14 +304,16 @@ out:
 
 int sim_trace_load(struct sim_trace *t, const char *path, char *err, size_t errlen)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	/* Binary and gzip'ed traces come as their text (tracebin.c). */
+	struct tb_reader *tb = NULL;
+	FILE *f = strcmp(path, "-") ? tb_fopen(path, &tb, err, errlen) : stdin;
 	int ret;
 
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	if (!f)
 		return -1;
-	}
 	ret = sim_trace_read(t, f, path, err, errlen);
+	if (ret && tb && tb_error(tb)[0])
+		snprintf(err, errlen, "%s", tb_error(tb));
 	if (f != stdin)
 		fclose(f);
 	return ret;
