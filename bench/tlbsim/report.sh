@@ -1,24 +1,88 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# report.sh RESULTS_DIR
+# report.sh RESULTS_DIR [CORPUS_TSV]
 #
 # From RESULTS_DIR/sim.csv (run.sh), write RESULTS_DIR/results.md: per
 # cost set and workload, each CPU's simulated cycles under the stock
 # ceiling and the other policies as ratios to stock, and the best fixed
-# threshold; a summary per workload; and, with gnuplot,
-# RESULTS_DIR/best-threshold-vs-stlb.png (first cost set).
+# threshold; a summary per workload; the real programs' (workloads named
+# app-*, with their flushes by size from CORPUS_TSV); and, with gnuplot,
+# RESULTS_DIR/best-threshold-vs-stlb.png and RESULTS_DIR/programs.png.
 set -eu
 
-[ $# = 1 ] || { echo "usage: $0 RESULTS_DIR" >&2; exit 2; }
+[ $# = 1 ] || [ $# = 2 ] || { echo "usage: $0 RESULTS_DIR [CORPUS_TSV]" >&2; exit 2; }
 dir=$1
+corpus_tsv=${2:-/dev/null}
 csv=$dir/sim.csv
 [ -s "$csv" ] || { echo "report.sh: $csv missing or empty" >&2; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-awk -F, -v plotdir="$tmp" '
+awk -F, -v plotdir="$tmp" -v corpus_tsv="$corpus_tsv" '
 function ratio(a, b) { return b ? sprintf("%.3f", a / b) : "-" }
+# The real programs: their flushes by size, then per cost set and loads
+# what stock, the best fixed threshold and the default cost, over the CPUs.
+function programs(   line, f, h, i, j, cs, w, m, c, k, st, b, d, nn, lg, lgb, tmin, tmax, bmax, lo2, hi2, more, less, right, verdict, np, sum) {
+	np = 0
+	for (i = 1; i <= ncs; i++)
+		for (j = 1; j <= nw[cs_list[i]]; j++)
+			if (w_list[cs_list[i], j] ~ /^app-/ && !(w_list[cs_list[i], j] in isprog)) {
+				isprog[w_list[cs_list[i], j]] = 1; prog[++np] = w_list[cs_list[i], j]
+			}
+	if (!np) return
+	print "### Real programs (bench/traces)\n"
+	print "Each program'"'"'s own trace (bench/traces/README.md: what ran), on the CPUs `run.txt` names.  Ranged flushes by size, in entries (pages, or 2M pages for a 2M stride), from corpus.tsv:\n"
+	while ((getline line < corpus_tsv) > 0) {
+		n_f = split(line, f, "\t")
+		if (f[1] == "name") { for (i = 1; i <= n_f; i++) h[f[i]] = i; continue }
+		for (i = 1; i <= n_f; i++) tsv[f[1], i] = f[i]
+	}
+	print "| program | tasks | vCPUs | accesses | ranged flushes | 1 | 2-4 | 5-16 | 17-33 | 34-64 | 65-256 | 257-1024 | >1024 | 2M stride |"
+	print "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+	for (m = 1; m <= np; m++) {
+		w = substr(prog[m], 5)
+		if (!("accesses" in h) || !((w, 1) in tsv)) { printf "| %s | (not in corpus.tsv) |\n", w; continue }
+		printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", w, tsv[w, h["tasks"]], tsv[w, h["cpus"]], tsv[w, h["accesses"]], tsv[w, h["flushes"]],
+			tsv[w, h["f_1"]], tsv[w, h["f_2-4"]], tsv[w, h["f_5-16"]], tsv[w, h["f_17-33"]], tsv[w, h["f_34-64"]],
+			tsv[w, h["f_65-256"]], tsv[w, h["f_257-1024"]], tsv[w, h["f_>1024"]], tsv[w, h["f_2m_stride"]]
+	}
+	print ""
+	print "Per cost set and loads, over the CPUs: each CPU'"'"'s best fixed threshold (the smallest of the equally good ones: lowest..highest over the CPUs), stock and the default against it (geometric mean, worst CPU), and which way 33 is wrong: *right* where 33 is within 2% of the best on every CPU, else *too high* where a smaller threshold (more full flushes) is cheaper on most CPUs where it is wrong, *too low* where a larger one (more ranges kept) is.\n"
+	print "| program | cost set, loads | stock Mcycles | best threshold | stock / best (worst) | tlbpath / stock (range) | tlbpath / best (worst) | 33 is |"
+	print "|---|---|---:|---:|---:|---:|---:|---|"
+	for (m = 1; m <= np; m++) {
+		w = prog[m]
+		for (i = 1; i <= ncs; i++) {
+			cs = cs_list[i]
+			if (!((cs, w) in nc)) continue
+			nn = lg = lgb = sum = bmax = tmax = hi2 = more = less = right = 0
+			tmin = 1e9; lo2 = 1e9; hi_b = 0
+			for (j = 1; j <= nc[cs, w]; j++) {
+				c = c_list[cs, w, j]; k = cs SUBSEP w SUBSEP c
+				st = cyc[k, "stock"]; b = cyc[k, "best-fixed"]; d = cyc[k, "tlbpath"]
+				if (!b || !st) continue
+				nn++; sum += st
+				lg += log(st / b); lgb += log(d / b)
+				if (st / b > bmax) bmax = st / b
+				if (d / b > tmax) tmax = d / b
+				if (d / st < tmin) tmin = d / st
+				if (d / st > hi2) hi2 = d / st
+				if (lo[k] + 0 < lo2) lo2 = lo[k] + 0
+				if (lo[k] + 0 > hi_b) hi_b = lo[k] + 0
+				if (st / b <= 1.02) right++
+				else if (lo[k] + 0 > 33) more++
+				else less++
+			}
+			if (!nn) continue
+			verdict = right == nn ? "right" : (less >= more ? "too high" : "too low") " on " (nn - right) " of " nn " CPUs"
+			printf "| %s | %s | %.3f | %s | %.3f (%.3f) | %.3f..%.3f | %.3f (%.3f) | %s |\n", substr(w, 5), cs, sum / nn / 1e6, (lo2 == hi_b ? lo2 : lo2 ".." hi_b),
+				exp(lg / nn), bmax, tmin, hi2, exp(lgb / nn), tmax, verdict
+			printf "%d %d %s %.4f %.4f\n", i, m, substr(w, 5), exp(-lg / nn), exp(lgb / nn - lg / nn) >> (plotdir "/programs.dat")
+		}
+	}
+	print ""
+}
 function thr(lo, hi) {
 	if (hi == "") return lo
 	if (hi == "inf") return lo "..inf"
@@ -105,6 +169,7 @@ END {
 		}
 	}
 	print ""
+	programs()
 	print "### The adaptive default (tlbpath) against the criteria\n"
 	printf "Over %d cells (cost set x loads x workload x CPU).  *default* is `tlbpath`, the module'"'"'s default, the time controller, which is also what a machine without a PMU gets; `tlbpath-pmu` (walks counted) and `tlbpath-both` (time, and walks for the ranges that reach other CPUs) for comparison.\n\n", ncell
 	print "| policy | criterion | cells | worst cell | worst | holds |"
@@ -149,24 +214,30 @@ END {
 
 {
 	cat <<EOF
-## Simulated TLB flush policies (simulated, cost model from a5102476a24b and LKML measurements)
+## Simulated TLB flush policies (simulated; published and measured cost sets)
 
 Generated $(date -u +%Y-%m-%d) by \`bench/tlbsim/run.sh\` from \`sim.csv\`
-(what ran: \`run.txt\`).  **Simulated**, not measured: each bench
-workload's own trace (its accesses and the ranges its calls flush) is
-replayed on per-CPU first-level and second-level data TLBs sized by
-tlbpath's CPUID parser for that CPU, set-associative with LRU, and costed
-with the published per-event cycle counts of the cost set (README.md,
-sim.c).  Ratios are to the stock kernel (per-page iff entries <= 33);
-below 1 is cheaper.  *2012* is Alex Shi's rule (entries <= min(last-level
-dTLB, total_vm) / 16); *geometry* tlbpath's first default (l1d_4k / 2 + 1),
-retired on these numbers; *tlbpath* the module's default decision now: the
-adaptive controller (src/adapt.c, Documentation/adaptive.md) on every
-simulated CPU, fed that CPU's simulated page-walk count (its column: the
-largest break-even it ended with); *tlbpath-model* its calibrated model fed the cost set's
-numbers (n/a where this policy.c has none); *best fixed* the cheapest
-single threshold for that workload and CPU, found after the fact (every
-threshold in the range gives the same decisions), so it flatters.
+(what ran: \`run.txt\`).  **Simulated**, not measured: each workload's
+own trace (its accesses and the ranges its calls flush; the bench
+programs', gen.c's, and the real programs' of bench/traces) is replayed on
+per-CPU first-level and second-level data TLBs sized by tlbpath's CPUID
+parser for that CPU, set-associative with LRU, with independent misses
+overlapping up to the CPU's page walkers, and costed with the cost set's
+cycles: published (hansen2014, molnar2015) or measured by tlbpath-probe
+(emr-vm, zen5-vm; Documentation/tlbsim-real.md).  Every cell runs with
+all loads independent, then all dependent.  Ratios are to the stock
+kernel (per-page iff entries <= 33); below 1 is cheaper.  *2012* is Alex
+Shi's rule (entries <= min(last-level dTLB, total_vm) / 16); *geometry*
+tlbpath's first default (l1d_4k / 2 + 1), retired on these numbers;
+*tlbpath* the module's default: the time controller (src/timectl.c,
+Documentation/adaptive.md) on every simulated CPU, on a clock made of
+the simulated cycles plus seeded noise (its column: the local threshold
+it ended with); *tlbpath-pmu* the walk controller (controller=walks) fed
+the simulated walks; *tlbpath-both* time for local ranges, walks for
+remote ones; *tlbpath-model* the calibrated model fed the cost set's
+numbers; *best fixed* the cheapest single threshold for that workload
+and CPU, found after the fact (every threshold in the range gives the
+same decisions), so it flatters.
 Deterministic: the same traces give the same numbers.
 
 EOF
@@ -199,4 +270,27 @@ if command -v gnuplot >/dev/null && [ -s "$tmp/costsets" ]; then
 		echo "unset multiplot"
 	} >"$tmp/plot.gp"
 	gnuplot "$tmp/plot.gp" || echo "report.sh: gnuplot failed" >&2
+fi
+
+# The real programs: per cost set and loads, the best fixed threshold's
+# and the default's cost against stock (geometric means over the CPUs).
+if command -v gnuplot >/dev/null && [ -s "$tmp/programs.dat" ]; then
+	ncs=$(wc -l <"$tmp/costsets")
+	rows=$(((ncs + 1) / 2))
+	{
+		echo "set terminal pngcairo size 1200,$((330 * rows)) font ',9' noenhanced"
+		echo "set output '$dir/programs.png'"
+		echo "set multiplot layout $rows,2"
+		echo "set logscale y; set grid ytics; set key bottom left"
+		echo "set ylabel 'cost / stock (simulated)'"
+		awk '{ print $2, $3 }' "$tmp/programs.dat" | sort -un | awk '
+			{ t = t (t ? ", " : "") "\"" $2 "\" " $1; n = $1 }
+			END { print "set xtics rotate by -30 (" t ")"; print "set xrange [0.5:" n + 0.5 "]" }'
+		while IFS="$tab" read -r i cs cost; do
+			echo "set title 'Real programs, cost set $cs'"
+			echo "plot '$tmp/programs.dat' using (\$1 == $i ? \$2 : 1/0):4 with points pt 9 ps 1.3 title 'best fixed', '' using (\$1 == $i ? \$2 : 1/0):5 with points pt 7 title 'tlbpath (default)', 1 with lines dt 2 lc rgb 'black' title 'stock (33)'"
+		done <"$tmp/costsets"
+		echo "unset multiplot"
+	} >"$tmp/programs.gp"
+	gnuplot "$tmp/programs.gp" || echo "report.sh: gnuplot failed for programs.png" >&2
 fi

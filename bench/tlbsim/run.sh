@@ -25,6 +25,11 @@
 #               dependent (tlbsim --loads); "trace": as each trace says
 #   NOISE       the controllers' clock noise seed (tlbsim --noise; default 1, 0: none)
 #   JOBS        parallel tlbsim runs (default 2)
+#   CORPUS      the real programs' traces (bench/traces, make traces): auto
+#               (the default: when make traces has recorded them all), 1
+#               (required), 0 (left out; always in a QUICK run)
+#   CORPUS_CPUS the CPUs they run on, as CPUS (default: QUICK's four; the
+#               corpus holds 180M accesses, every CPU would take hours)
 #   RESULTS     output folder (default bench/tlbsim/results)
 set -euo pipefail
 SIM=$(cd "$(dirname "$0")" && pwd)
@@ -104,6 +109,25 @@ fi
 say() { echo "tlbsim-run: $*" >&2; }
 die() { say "$*"; exit 1; }
 
+CORPUS=${CORPUS:-auto}
+[ "$QUICK" = 1 ] && CORPUS=0
+CORPUS_CPUS=${CORPUS_CPUS:-"SandyBridge=GenuineIntel00206A7_SandyBridge2_CPUID 1
+SapphireRapids=GenuineIntel00806F8_SapphireRapids_06_CPUID 4
+RaptorLake-E=GenuineIntel00B0671_RaptorLake_01_CPUID@16 1
+Zen5=AuthenticAMD0B40F40_K20_GraniteRidge_04_CPUID 6"}
+corpus=()
+if [ "$CORPUS" != 0 ]; then
+	if list=$("$TOP/bench/traces/corpus.sh" list); then
+		while IFS=$'\t' read -r name path; do
+			corpus+=("app-$name|$path")
+		done <<< "$list"
+	elif [ "$CORPUS" = 1 ]; then
+		die "the trace corpus is incomplete (above): make traces"
+	else
+		say "leaving the real programs' traces out (make traces records them)"
+	fi
+fi
+
 start=$(date +%s)
 make -s -C "$SIM" >/dev/null || die "building tlbsim failed"
 tlbsim=$SIM/build/tlbsim
@@ -120,25 +144,31 @@ gcc -O2 -Wall -Wextra -Werror -o "$bin/gen" "$SIM/gen.c" || die "building gen.c 
 LOADS=${LOADS:-indep dep}
 NOISE=${NOISE:-1}
 
-# The CPUs, resolved to dumps.
-specs=()
-while read -r entry walkers; do
-	[ -n "$entry" ] || continue
-	name=${entry%%=*}
-	dump=${entry#*=}
-	cpu=""
-	case $dump in *@*) cpu=@${dump#*@}; dump=${dump%@*} ;; esac
-	if [ -f "$FIX/$dump.raw" ]; then
-		path=$FIX/$dump.raw
-	elif [ -f "$CPUID_CORPUS/$dump.raw" ]; then
-		path=$CPUID_CORPUS/$dump.raw
-	else
-		say "skipping $name: $dump.raw is in neither $FIX nor $CPUID_CORPUS"
-		continue
-	fi
-	specs+=("$path$cpu%${walkers:-1}#$name")
-done <<< "$CPUS"
+# CPUs ("NAME=DUMP[@CPU] WALKERS" lines), resolved to tlbsim's specs.
+resolve_cpus() {
+	local entry walkers name dump cpu path
+
+	while read -r entry walkers; do
+		[ -n "$entry" ] || continue
+		name=${entry%%=*}
+		dump=${entry#*=}
+		cpu=""
+		case $dump in *@*) cpu=@${dump#*@}; dump=${dump%@*} ;; esac
+		if [ -f "$FIX/$dump.raw" ]; then
+			path=$FIX/$dump.raw
+		elif [ -f "$CPUID_CORPUS/$dump.raw" ]; then
+			path=$CPUID_CORPUS/$dump.raw
+		else
+			say "skipping $name: $dump.raw is in neither $FIX nor $CPUID_CORPUS"
+			continue
+		fi
+		echo "$path$cpu%${walkers:-1}#$name"
+	done <<< "$1"
+}
+mapfile -t specs < <(resolve_cpus "$CPUS")
 [ ${#specs[@]} -gt 0 ] || die "no CPU to simulate"
+mapfile -t corpus_specs < <(resolve_cpus "$CORPUS_CPUS")
+[ ${#corpus[@]} = 0 ] || [ ${#corpus_specs[@]} -gt 0 ] || die "no CPU for the corpus"
 
 # The traces, without address-space randomisation where setarch can
 # turn it off, so that a trace is the same from run to run.
@@ -160,10 +190,15 @@ while IFS='|' read -r name cmd; do
 	names+=("$name")
 done <<< "$WORKLOADS"
 
-# One job per (cost set, loads, workload, CPU); rows gathered in that order.
+# One job per (cost set, loads, workload, CPU); rows gathered in that order,
+# the real programs' after the others'.
 jobs=$(mktemp -d)
 trap 'rm -rf "$jobs"' EXIT
 n=0
+job() {
+	n=$((n + 1))
+	printf '%s\0' "$(printf '%05d' $n)|$cname|$tlbsim --no-header -w $1 $copts --loads $loads --noise $NOISE -c $2 $3"
+}
 for cost in $COSTS; do
 	cname=${cost%%:*}
 	case ${cost#*:} in
@@ -178,8 +213,12 @@ for cost in $COSTS; do
 	for loads in $LOADS; do
 		for name in "${names[@]}"; do
 			for spec in "${specs[@]}"; do
-				n=$((n + 1))
-				printf '%s\0' "$(printf '%05d' $n)|$cname|$tlbsim --no-header -w $name $copts --loads $loads --noise $NOISE -c $spec $traces/$name.trace"
+				job "$name" "$spec" "$traces/$name.trace"
+			done
+		done
+		for app in "${corpus[@]}"; do
+			for spec in "${corpus_specs[@]}"; do
+				job "${app%%|*}" "$spec" "${app#*|}"
 			done
 		done
 	done
@@ -199,7 +238,7 @@ xargs -0 -P "$JOBS" -n 1 sh -c '
 rows=$(($(wc -l <"$RESULTS/sim.csv") - 1))
 best=$(grep -c ',best-fixed,' "$RESULTS/sim.csv" || true)
 [ "$best" = "$n" ] || die "expected $n best-fixed rows in sim.csv, found $best"
-"$SIM/report.sh" "$RESULTS" || die "report.sh failed"
+"$SIM/report.sh" "$RESULTS" "$TOP/bench/traces/corpus.tsv" || die "report.sh failed"
 end=$(date +%s)
 {
 	echo "bench/tlbsim/run.sh, $(date -u +%Y-%m-%dT%H:%MZ), $((end - start)) s, JOBS=$JOBS, QUICK=$QUICK"
@@ -215,6 +254,15 @@ end=$(date +%s)
 		printf '  %s: %s\n' "$name" "$(sed -n 2p "$traces/$name.trace" | cut -c3- | sed "s|$TOP/||g")"
 		printf '    %s\n' "$("$tlbsim" -H -p stock -c geom:l1d_4k=64 "$traces/$name.trace" | head -n 1 | cut -d: -f2- | sed 's/; costs.*//')"
 	done
+	if [ ${#corpus[@]} -gt 0 ]; then
+		echo "real programs (bench/traces/corpus.tsv, checksums checked), on:"
+		for spec in "${corpus_specs[@]}"; do
+			printf '  %s\n' "${spec##*#}"
+		done
+		for app in "${corpus[@]}"; do
+			printf '  %s: %s\n' "${app%%|*}" "${app#*|}"
+		done
+	fi
 } >"$RESULTS/run.txt"
 say "$rows rows in ${RESULTS#"$TOP"/}/sim.csv, tables in results.md ($((end - start)) s)"
 sed 's/^/tlbsim-run: criterion: /' "$RESULTS/criteria.txt" | cut -c1-300 >&2
