@@ -179,10 +179,14 @@ build_guest_programs() {
 			$cc -static -O2 -Wall -Wextra -Werror -pthread -o "$bin" "$src" || return 1
 		fi
 	done
-	# tlbpath-geometry reads CPUID: x86 only.
+	# tlbpath-geometry reads CPUID, tlbpath-probe the TSC: x86 only.
 	if [ "$arch" = x86 ]; then
 		$cc -static -O2 -Wall -Wextra -Werror -I"$TOP/include" -o "$out/tlbpath-geometry" \
 			"$TOP/tools/tlbpath-geometry.c" "$TOP/src/geometry.c" || return 1
+		$cc -static -O2 -Wall -Wextra -Werror -I"$TOP/include" -pthread \
+			-DTLBPATH_VERSION="\"$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$TOP/dkms.conf")\"" \
+			-o "$out/tlbpath-probe" "$TOP/tools/tlbpath-probe.c" "$TOP/src/geometry.c" -lm ||
+			return 1
 	fi
 	echo "$out"
 }

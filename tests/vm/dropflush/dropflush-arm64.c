@@ -51,7 +51,7 @@ static void notrace drop_cb(unsigned long ip, unsigned long parent_ip,
 {
 	struct mmu_gather *tlb = (struct mmu_gather *)first_arg(fregs);
 
-	if (!tlb || strcmp(current->comm, "staletlb"))
+	if (!tlb || strcmp(current->comm, comm))
 		return;
 	if (tlb->fullmm)
 		return;

@@ -3,10 +3,11 @@
  * dropflush: a deliberately broken flush path, for testing the tests.
  *
  * Never built into tlbpath.  It hooks flush_tlb_mm_range() the way
- * tlbpath does, but for processes named "staletlb" it *narrows* ranged
- * flushes to their first half (a one-page flush to nothing), which is
- * exactly the bug tlbpath must never have.  The stale-TLB detector has to
- * catch it; if it does not, the detector proves nothing.
+ * tlbpath does, but for processes named "staletlb" (or comm=) it
+ * *narrows* ranged flushes to their first half (a one-page flush to
+ * nothing), which is exactly the bug tlbpath must never have.  The
+ * stale-TLB detector and tlbpath-probe's self-check have to catch it; if
+ * they do not, they prove nothing.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -26,7 +27,7 @@ static void notrace drop_cb(unsigned long ip, unsigned long parent_ip,
 	unsigned long start, end, entries;
 	unsigned int stride;
 
-	if (!regs || strcmp(current->comm, "staletlb"))
+	if (!regs || strcmp(current->comm, comm))
 		return;
 	start = regs->si;
 	end = regs->dx;

@@ -13,6 +13,11 @@
 
 static atomic_long_t dropped;
 
+/* Whose flushes it narrows: the stale-TLB detector's, or (tests) another's. */
+static char *comm = "staletlb";
+module_param(comm, charp, 0444);
+MODULE_PARM_DESC(comm, "Narrow the flushes of tasks of this name (default staletlb)");
+
 static void notrace drop_cb(unsigned long ip, unsigned long parent_ip,
 			    struct ftrace_ops *op, struct ftrace_regs *fregs);
 
