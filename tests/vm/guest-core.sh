@@ -6,14 +6,18 @@
 orig=$(ceiling)
 diag "kernel $(uname -r), $(nproc) CPUs, stock ceiling $orig"
 
-# tlbpath-probe, short, on the stock kernel: it must pass its own checks
-# and find the ceiling; its numbers are emulated here, not checked.
-check "tlbpath-probe -q runs on the stock kernel, its own checks pass" \
-	sh -c 'tlbpath-probe -q -o /tmp/probe.costs > /tmp/probe.out 2>&1'
-sed -n '/^== what it says/,$p' /tmp/probe.out | sed 's/^/# probe: /'
-check "tlbpath-probe finds the ceiling ($orig) and writes a cost set" \
-	sh -c "grep -q '^ceiling=$orig source=' /tmp/probe.out &&
-	       grep -Eq '^invlpg [0-9]+\$' /tmp/probe.costs && grep -Eq '^walk [0-9]+\$' /tmp/probe.costs"
+# tlbpath-probe, short, on the stock kernel (rows with PROBE=1: a minute
+# under TCG): it must pass its own checks and find the ceiling; its
+# numbers are emulated here, not checked.
+if [ "${PROBE:-0}" = 1 ]; then
+	check "tlbpath-probe -q runs on the stock kernel, its own checks pass" \
+		sh -c 'tlbpath-probe -q -o /tmp/probe.costs > /tmp/probe.out 2>&1'
+	sed -n '/^== what it says/,$p' /tmp/probe.out | sed 's/^/# probe: /'
+	check "tlbpath-probe finds the ceiling ($orig) and writes a cost set" \
+		sh -c "grep -q '^ceiling=$orig source=' /tmp/probe.out &&
+		       grep -Eq '^invlpg [0-9]+\$' /tmp/probe.costs &&
+		       grep -Eq '^walk [0-9]+\$' /tmp/probe.costs"
+fi
 
 # Bad parameters: refused, nothing left behind, ceiling untouched.
 check "insmod threshold=cap+1 is refused" sh -c '! insmod /tlbpath.ko cap=64 threshold=65 2>/dev/null'
