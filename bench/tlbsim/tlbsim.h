@@ -75,6 +75,13 @@ int sim_trace_load(struct sim_trace *t, const char *path, char *err, size_t errl
 int sim_trace_from_string(struct sim_trace *t, const char *text,
 			  char *err, size_t errlen);
 void sim_trace_free(struct sim_trace *t);
+/*
+ * A text trace's fields (tracebin.c converts text with them too): the
+ * next number in @base at *@p, moving past it (false if none or junk);
+ * whether only blanks are left.
+ */
+bool sim_field(char **p, int base, uint64_t *v);
+bool sim_at_end(const char *p);
 /* Mark every access as @loads says (SIM_LOADS_TRACE: leave them). */
 void sim_trace_set_loads(struct sim_trace *t, enum sim_loads loads);
 int sim_loads_parse(const char *s, enum sim_loads *loads);

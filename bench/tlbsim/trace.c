@@ -87,31 +87,6 @@ static void fail(char *err, size_t errlen, const char *name, unsigned long line,
 		snprintf(err, errlen, "%s: %s", name, what);
 }
 
-/* The next field of @p: a number in @base.  False if none or junk. */
-static bool field(char **p, int base, uint64_t *v)
-{
-	char *s = *p, *end;
-
-	while (*s == ' ' || *s == '\t')
-		s++;
-	if (!*s || *s == '\n' || *s == '-')
-		return false;
-	errno = 0;
-	*v = strtoull(s, &end, base);
-	if (end == s || errno || (*end && *end != ' ' && *end != '\t' && *end != '\n' &&
-				  *end != '\r'))
-		return false;
-	*p = end;
-	return true;
-}
-
-static bool at_end(const char *p)
-{
-	while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
-		p++;
-	return !*p;
-}
-
 static int push(struct sim_trace *t, const struct sim_event *e)
 {
 	if (t->n == t->cap) {
@@ -180,14 +155,14 @@ int sim_trace_read(struct sim_trace *t, FILE *f, const char *name,
 			}
 			continue;
 		}
-		if (line[0] == '#' || at_end(line))
+		if (line[0] == '#' || sim_at_end(line))
 			continue;
 		if (line[1] != ' ' && line[1] != '\t')
 			goto bad;
 		switch (line[0]) {
 		case 'r':
 		case 'w':
-			if (!field(&p, 10, &cpu) || !field(&p, 16, &a) || !at_end(p))
+			if (!sim_field(&p, 10, &cpu) || !sim_field(&p, 16, &a) || !sim_at_end(p))
 				goto bad;
 			e.type = line[0] == 'r' ? EV_READ : EV_WRITE;
 			e.addr = a;
@@ -204,8 +179,8 @@ int sim_trace_read(struct sim_trace *t, FILE *f, const char *name,
 			t->accesses++;
 			break;
 		case 'f':
-			if (!field(&p, 10, &cpu) || !field(&p, 16, &a) || !field(&p, 10, &b) ||
-			    !field(&p, 10, &c) || !at_end(p))
+			if (!sim_field(&p, 10, &cpu) || !sim_field(&p, 16, &a) ||
+			    !sim_field(&p, 10, &b) || !sim_field(&p, 10, &c) || !sim_at_end(p))
 				goto bad;
 			if (c < 12 || c > 30 || !b || b > (1ull << 36) || (a & ((1ull << c) - 1))) {
 				fail(err, errlen, name, lineno,
@@ -219,14 +194,14 @@ int sim_trace_read(struct sim_trace *t, FILE *f, const char *name,
 			t->flushes++;
 			break;
 		case 'F':
-			if (!field(&p, 10, &cpu) || !at_end(p))
+			if (!sim_field(&p, 10, &cpu) || !sim_at_end(p))
 				goto bad;
 			e.type = EV_FULL;
 			t->full_flushes++;
 			break;
 		case 'p':
-			if (!field(&p, 16, &a) || !field(&p, 16, &b) || !field(&p, 10, &c) ||
-			    !at_end(p))
+			if (!sim_field(&p, 16, &a) || !sim_field(&p, 16, &b) ||
+			    !sim_field(&p, 10, &c) || !sim_at_end(p))
 				goto bad;
 			if (c != 12 && c != 21 && c != 30) {
 				fail(err, errlen, name, lineno, "page shift must be 12, 21 or 30");
@@ -241,16 +216,16 @@ int sim_trace_read(struct sim_trace *t, FILE *f, const char *name,
 			continue;
 		case 'l':
 			p += strspn(p, " \t");
-			if (!strncmp(p, "indep", 5) && at_end(p + 5))
+			if (!strncmp(p, "indep", 5) && sim_at_end(p + 5))
 				dep = false;
-			else if (!strncmp(p, "dep", 3) && at_end(p + 3))
+			else if (!strncmp(p, "dep", 3) && sim_at_end(p + 3))
 				dep = true;
 			else
 				goto bad;
 			t->has_loads = true;
 			continue;
 		case 'v':
-			if (!field(&p, 10, &a) || !field(&p, 10, &b) || !at_end(p))
+			if (!sim_field(&p, 10, &a) || !sim_field(&p, 10, &b) || !sim_at_end(p))
 				goto bad;
 			t->has_vm = true;
 			total_vm = a;

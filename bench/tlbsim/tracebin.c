@@ -24,6 +24,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "tlbsim.h"
 #include "tracebin.h"
 
 #define TEXT_MAGIC	"# tlbsim trace 1"
@@ -39,6 +40,31 @@ static uint64_t zigzag(int64_t v)
 static int64_t unzigzag(uint64_t v)
 {
 	return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
+}
+
+/* The text format's fields, shared with trace.c's reader. */
+bool sim_field(char **p, int base, uint64_t *v)
+{
+	char *s = *p, *end;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (!*s || *s == '\n' || *s == '-')
+		return false;
+	errno = 0;
+	*v = strtoull(s, &end, base);
+	if (end == s || errno || (*end && *end != ' ' && *end != '\t' && *end != '\n' &&
+				  *end != '\r'))
+		return false;
+	*p = end;
+	return true;
+}
+
+bool sim_at_end(const char *p)
+{
+	while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
+		p++;
+	return !*p;
 }
 
 /* ---- Writing ----------------------------------------------------------- */
@@ -255,29 +281,6 @@ int tb_close(struct tb_writer *w, char *err, size_t errlen)
 	return ret;
 }
 
-/* The next field of @p: a number in @base (as trace.c reads them). */
-static bool field(char **p, int base, uint64_t *v)
-{
-	char *s = *p, *end;
-
-	while (*s == ' ' || *s == '\t')
-		s++;
-	if (!*s || *s == '\n' || *s == '-')
-		return false;
-	errno = 0;
-	*v = strtoull(s, &end, base);
-	if (end == s || errno ||
-	    (*end && *end != ' ' && *end != '\t' && *end != '\n' && *end != '\r'))
-		return false;
-	*p = end;
-	return true;
-}
-
-static bool at_end(const char *p)
-{
-	return !p[strspn(p, " \t\r\n")];
-}
-
 int tb_from_text(FILE *in, const char *name, struct tb_writer *w, char *err, size_t errlen)
 {
 	unsigned long lineno = 0;
@@ -303,46 +306,46 @@ int tb_from_text(FILE *in, const char *name, struct tb_writer *w, char *err, siz
 			r = tb_comment(w, line + 1);
 			goto next;
 		}
-		if (at_end(line))
+		if (sim_at_end(line))
 			continue;
 		if (line[1] != ' ' && line[1] != '\t')
 			goto bad;
 		switch (line[0]) {
 		case 'r':
 		case 'w':
-			if (!field(&p, 10, &cpu) || !field(&p, 16, &a) || !at_end(p) ||
+			if (!sim_field(&p, 10, &cpu) || !sim_field(&p, 16, &a) || !sim_at_end(p) ||
 			    cpu >= TB_MAX_CPUS)
 				goto bad;
 			r = tb_access(w, cpu, a, line[0] == 'w');
 			break;
 		case 'f':
-			if (!field(&p, 10, &cpu) || !field(&p, 16, &a) || !field(&p, 10, &b) ||
-			    !field(&p, 10, &c) || !at_end(p) || cpu >= TB_MAX_CPUS ||
-			    (a & 0xfff) || c > 255)
+			if (!sim_field(&p, 10, &cpu) || !sim_field(&p, 16, &a) ||
+			    !sim_field(&p, 10, &b) || !sim_field(&p, 10, &c) || !sim_at_end(p) ||
+			    cpu >= TB_MAX_CPUS || (a & 0xfff) || c > 255)
 				goto bad;
 			r = tb_flush(w, cpu, a, b, c);
 			break;
 		case 'F':
-			if (!field(&p, 10, &cpu) || !at_end(p) || cpu >= TB_MAX_CPUS)
+			if (!sim_field(&p, 10, &cpu) || !sim_at_end(p) || cpu >= TB_MAX_CPUS)
 				goto bad;
 			r = tb_full(w, cpu);
 			break;
 		case 'p':
-			if (!field(&p, 16, &a) || !field(&p, 16, &b) || !field(&p, 10, &c) ||
-			    !at_end(p) || c > 255)
+			if (!sim_field(&p, 16, &a) || !sim_field(&p, 16, &b) ||
+			    !sim_field(&p, 10, &c) || !sim_at_end(p) || c > 255)
 				goto bad;
 			r = tb_region(w, a, b, c);
 			break;
 		case 'v':
-			if (!field(&p, 10, &a) || !field(&p, 10, &b) || !at_end(p))
+			if (!sim_field(&p, 10, &a) || !sim_field(&p, 10, &b) || !sim_at_end(p))
 				goto bad;
 			r = tb_vm(w, a, b);
 			break;
 		case 'l':
 			p += strspn(p, " \t");
-			if (!strncmp(p, "dep", 3) && at_end(p + 3))
+			if (!strncmp(p, "dep", 3) && sim_at_end(p + 3))
 				r = tb_loads(w, true);
-			else if (!strncmp(p, "indep", 5) && at_end(p + 5))
+			else if (!strncmp(p, "indep", 5) && sim_at_end(p + 5))
 				r = tb_loads(w, false);
 			else
 				goto bad;
