@@ -133,8 +133,9 @@ void tlbp_adapt_init(struct tlbp_adapt *a, const struct tlbp_geometry *g,
 	} else if (counter) {
 		a->mode = TLBP_ADAPT_ON;
 		a->why = TLBP_ADAPT_OK;
-		a->limit = tlbp_min_u32(tlbp_ratio((u64)c->full + (u64)reach * c->refill,
-					 c->invlpg), cap);
+		u64 cost = (u64)c->full + (u64)reach * c->refill;
+
+		a->limit = tlbp_min_u32(tlbp_ratio(cost, c->invlpg), cap);
 	}
 	publish(a);
 }
