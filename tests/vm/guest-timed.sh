@@ -20,10 +20,17 @@ check "one adapt/by_cpu line per online CPU, each learning" \
 	[ "$(lines '^cpu=[0-9]* mode=stock why=learning ')" = "$ncpu" ]
 
 # 24-page ranges on CPU 0, nothing re-read: it learns, then widens them.
-taskset -c 0 mprotect -f 24 -l 3000 -p 0 -c 64 >/dev/null
-cat $T/adapt/by_cpu | sed 's/^/# /'
-keep=$(sed -n 's/^cpu=0 mode=time why=measured keep=\([0-9]*\) .*/\1/p' $T/adapt/by_cpu)
-check "CPU 0 measured its refills, and keeps fewer than 24 pages (keep=${keep:-none})" \
+# Experiments are paid from a credit, a few per 3000 requests, and the
+# estimate stays at stock while its bounds straddle it: a noisy sample
+# (an interrupt inside an epoch) can take more of them.  It must learn
+# within five rounds.
+for round in 1 2 3 4 5; do
+	taskset -c 0 mprotect -f 24 -l 3000 -p 0 -c 64 >/dev/null
+	cat $T/adapt/by_cpu | sed "s/^/# round $round: /"
+	keep=$(sed -n 's/^cpu=0 mode=time why=measured keep=\([0-9]*\) .*/\1/p' $T/adapt/by_cpu)
+	[ "${keep:-99}" -ge 24 ] || break
+done
+check "CPU 0 measured its refills, and keeps fewer than 24 pages (keep=${keep:-none}, round $round)" \
 	[ "${keep:-99}" -lt 24 ]
 reset_counters
 ev=$TR/events/tlbpath/decision/enable
