@@ -9,7 +9,9 @@
 # tests/debug; or the script TEST names by its path) there and print TAP: the guest's results, then whether the
 # guest finished and whether its kernel log is free of bug reports.
 # VM_CPU picks QEMU's CPU model; NEEDS="stress-ng perf mm-selftests" lays
-# those over the guest's root; GUEST_ENV="VAR=value ..." is set in the guest.
+# those over the guest's root; MUTANTS=a,b adds tlbpath built with Kbuild's
+# TLBP_MUTANT=a, =b as /tlbpath-a.ko ...; GUEST_ENV="VAR=value ..." is set in
+# the guest.
 set -uo pipefail
 . "$(dirname "$0")/vmlib.sh"
 
@@ -34,6 +36,12 @@ echo "# kernel $kver, $test, $smp vCPUs, QEMU TCG -cpu ${VM_CPU:-$(default_cpu "
 ko=$(build_module "$kver") || { echo "1..1"; echo "not ok 1 - build tlbpath for $kver with W=1"; exit 1; }
 TLBPATH_EXTRA_KO=$(build_test_modules "$kver") ||
 	{ echo "1..1"; echo "not ok 1 - build the test modules for $kver with W=1"; exit 1; }
+# MUTANTS=a,b: tlbpath also built with TLBP_MUTANT=a, =b (tlbpath-a.ko ...).
+for m in $(echo "${MUTANTS:-}" | tr ',' ' '); do
+	mko=$(build_mutant "$kver" "$m") ||
+		{ echo "1..1"; echo "not ok 1 - build the $m mutant of tlbpath for $kver with W=1"; exit 1; }
+	TLBPATH_EXTRA_KO="$TLBPATH_EXTRA_KO $mko"
+done
 export TLBPATH_EXTRA_KO
 extra="$work/extra-root"
 rm -rf "$extra"

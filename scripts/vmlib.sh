@@ -132,7 +132,8 @@ run_in_root() {
 
 # build_in_root ROOT KVER DIR: build the module in DIR against KVER's
 # headers in ROOT with ROOT's own compiler and make (chroot; a copy of DIR
-# inside ROOT, the .ko files copied back), W=1, log in DIR/build.log.
+# inside ROOT, the .ko files copied back), W=1 and KMAKE_EXTRA, log in
+# DIR/build.log.
 build_in_root() {
 	local root=$1 kver=$2 dir=$3 rel rc
 	rel=/var/tmp/tlbpath-build.$$.$(basename "$dir")
@@ -140,7 +141,7 @@ build_in_root() {
 	mkdir -p "$root$rel"
 	cp -r "$dir"/. "$root$rel/"
 	run_in_root "$root" make -s -C "/lib/modules/$kver/build" M="$rel" W=1 \
-		TLBPATH_VERSION="$TLBPATH_VERSION" \
+		TLBPATH_VERSION="$TLBPATH_VERSION" ${KMAKE_EXTRA:-} \
 		modules >"$dir/build.log" 2>&1
 	rc=$?
 	[ $rc != 0 ] || cp "$root$rel"/*.ko "$dir/" || rc=1
@@ -151,6 +152,15 @@ build_in_root() {
 # tlbpath.ko for kernel $1.
 build_module() {
 	build_kmod "$1" module "$TOP/src" "$TOP/include" "$TOP/Kbuild"
+}
+
+# build_mutant KVER NAME: tlbpath.ko built with Kbuild's TLBP_MUTANT=NAME
+# (tests only), as tlbpath-NAME.ko; prints its path.
+build_mutant() {
+	local ko
+	ko=$(KMAKE_EXTRA="TLBP_MUTANT=$2" build_kmod "$1" "mutant-$2" "$TOP/src" "$TOP/include" \
+		"$TOP/Kbuild") || return 1
+	mv "$ko" "$(dirname "$ko")/tlbpath-$2.ko" && echo "$(dirname "$ko")/tlbpath-$2.ko"
 }
 
 # The test-only modules (tests/vm/*/Kbuild, and for the debug kernel

@@ -33,6 +33,10 @@ int tlbp_ftrace_register(struct tlbp_hook *hooks, unsigned int n)
 	for (i = 0; i < n; i++) {
 		struct tlbp_hook *h = &hooks[i];
 
+#ifdef TLBP_MUTANT_IPMODIFY
+		/* Tests only (Kbuild): the claim tlbpath must never make. */
+		h->ops.flags |= FTRACE_OPS_FL_IPMODIFY;
+#endif
 		h->filtered = true;
 		ret = ftrace_set_filter(&h->ops, (unsigned char *)h->name,
 					strlen(h->name), 1);

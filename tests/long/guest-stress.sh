@@ -26,6 +26,13 @@ sng=$!
 # The stale-TLB detector, and the admin who cannot leave the knobs alone.
 detector_start
 tuner_start
+# The other users of tlbpath's functions (tests/vm/guest-coexist.sh)
+# switched on and off beside the cycles, so that each is loaded and
+# unloaded before and after tlbpath in every order; the function tracer
+# on the shared function only (on *tlb*, this load crawls).
+coexist=${COEXIST_BESIDE-function,kprobe,kretprobe,bpf-kprobe,bpf-fentry,bpf-fexit,ipmodify,klp}
+COEXIST_FILTER=$FN
+[ -z "$coexist" ] || coexist_start "$coexist"
 
 bad=$(load_cycles "$cycles")
 check "$cycles load/unload cycles under load: ceiling restored and sysfs gone every time" test $bad = 0
@@ -34,7 +41,7 @@ touch /tmp/stop
 kill -INT $sng 2>/dev/null
 wait $sng
 sng_rc=$?
-wait $DETECTOR_PID $TUNER_PID 2>/dev/null
+wait $DETECTOR_PID $TUNER_PID ${COEXIST_PID:-} 2>/dev/null
 # What stress-ng said of its stressors, and anything about one that did
 # not pass, so that a failure here can be told apart (a stressor out of
 # resources is not a corrupted page).
@@ -46,3 +53,7 @@ rounds=$(detector_runs)
 detector_summary
 check "the detector ran throughout ($rounds runs)" test "$rounds" -ge 3
 check "the detector saw no stale TLB entry" test ! -e /tmp/st.fail
+if [ -n "$coexist" ]; then
+	coexist_summary "$coexist"
+	check "the cycles and the other users over: nothing left behind" all_gone
+fi

@@ -118,13 +118,22 @@ tuner_start() {
 }
 
 # Nothing of tlbpath left: no module, no sysfs, no ftrace hook on the
-# functions it hooks (nothing else traces them in these guests), and the
-# kernel's ceiling ($orig) as it was.
+# functions it hooks (nothing else traces them in these guests but the
+# other users coexist_start switches), and the kernel's ceiling ($orig)
+# as it was.
 HOOKED='^(flush_tlb_mm_range|flush_tlb_kernel_range|change_protection|unmap_page_range|__zap_vma_range|tlb_finish_mmu)\b'
 unloaded_clean() {
 	! grep -q '^tlbpath ' /proc/modules && [ ! -e $T ] &&
-		! grep -qE "$HOOKED" $TR/enabled_functions 2>/dev/null &&
-		{ [ ! -e $DBG ] || [ "$(ceiling)" = "$orig" ]; }
+		unhooked && { [ ! -e $DBG ] || [ "$(ceiling)" = "$orig" ]; }
+}
+# No ftrace ops on tlbpath's functions; with other users switched on and
+# off meanwhile (coexist_start), none of tlbpath's own callbacks.
+unhooked() {
+	if [ -n "${COEXIST_PID:-}" ]; then
+		! grep -q 'tlbp_' $TR/enabled_functions
+	else
+		! grep -qE "$HOOKED" $TR/enabled_functions 2>/dev/null
+	fi
 }
 
 # load_cycles N: N insmod/rmmod cycles, each at another threshold;
@@ -187,4 +196,220 @@ kmemleak_scan() {
 	echo scan > $KL
 	grep -A12 '^unreferenced object' $KL | head -n 40 | sed 's/^/# kmemleak: /'
 	! grep -q '^unreferenced object' $KL
+}
+
+# The other ftrace users of tlbpath's functions (guest-coexist.sh, the
+# long tier's guest-stress.sh), on the function they share with it: $FN.
+case $(uname -m) in
+aarch64)
+	arch=arm64
+	# tlb_finish_mmu(): every munmap and mprotect ends there.
+	FN=tlb_finish_mmu
+	HOOKS="change_protection tlb_finish_mmu unmap_page_range __zap_vma_range" ;;
+*)
+	arch=x86
+	FN=flush_tlb_mm_range
+	HOOKS="flush_tlb_mm_range flush_tlb_kernel_range" ;;
+esac
+
+# The ftrace users of tlbpath's hooked functions, as enabled_functions
+# counts them: "name count" for each, 0 where none.
+ops_on_hooks() {
+	local f n
+	for f in $HOOKS; do
+		n=$(sed -n "s/^$f (\([0-9]*\)).*/\1/p" $TR/enabled_functions | head -n 1)
+		echo "$f ${n:-0}"
+	done
+}
+
+# Nothing of tlbpath left: no module, no sysfs, no callback of its own in
+# enabled_functions, as many ops on each hooked function as before it was
+# loaded ($1), and the kernel's ceiling as it was.
+tlbpath_gone() {
+	! grep -q '^tlbpath ' /proc/modules && [ ! -e $T ] &&
+		! grep -q 'tlbp_' $TR/enabled_functions &&
+		[ "$(ops_on_hooks)" = "$1" ] &&
+		{ [ ! -e $DBG ] || [ "$(ceiling)" = "$orig" ]; } && return 0
+	diag "left behind? module: $(grep -c '^tlbpath ' /proc/modules), sysfs: $(ls -d $T 2>/dev/null)," \
+		"ceiling: $(ceiling 2>/dev/null) (was $orig), ops: $(ops_on_hooks | tr '\n' ' ')(were $(echo "$1" | tr '\n' ' '))"
+	grep -E "^($(echo $HOOKS | tr ' ' '|'))\b|tlbp_" $TR/enabled_functions | sed 's/^/# enabled_functions: /'
+	return 1
+}
+
+# user_on USER: attach it; on failure $why says why, and $unsupported is
+# set where this kernel cannot have it at all.
+user_on() {
+	why="" unsupported=""
+	case $1 in
+	function)
+		# *tlb*: also what the recursion check looks for (user_off);
+		# COEXIST_FILTER (the long tier: $FN; *tlb* under stress-ng
+		# slows the guest to a crawl).  A small buffer: reading the
+		# trace back is slow under TCG.
+		echo 32 > $TR/buffer_size_kb
+		[ "$(cat $TR/buffer_size_kb)" = 32 ] || diag "buffer_size_kb: $(cat $TR/buffer_size_kb)"
+		echo "${COEXIST_FILTER:-*tlb*}" > $TR/set_ftrace_filter &&
+			echo > $TR/trace && echo function > $TR/current_tracer ;;
+	graph)
+		echo 32 > $TR/buffer_size_kb
+		echo "$FN" > $TR/set_ftrace_filter &&
+			echo > $TR/trace && echo function_graph > $TR/current_tracer ;;
+	kprobe)
+		# x86: with the end argument, to show whose range it sees.
+		local fetch=""
+		[ $arch = arm64 ] || fetch="end=%dx:x64"
+		echo 32 > $TR/buffer_size_kb
+		echo "p:coexist/tlbpcoex_entry $FN $fetch" >> $TR/kprobe_events &&
+			echo > $TR/trace && echo 1 > $TR/events/coexist/tlbpcoex_entry/enable ;;
+	kretprobe)
+		echo "r:coexist/tlbpcoex_exit $FN" >> $TR/kprobe_events &&
+			echo 1 > $TR/events/coexist/tlbpcoex_exit/enable ;;
+	bpf-*)
+		bpf_on "${1#bpf-}" ;;
+	ipmodify)
+		insmod /ipmodify.ko func=$FN ;;
+	klp)
+		if [ ! -e /klpsame.ko ]; then
+			unsupported=1 why="this kernel has no CONFIG_LIVEPATCH"
+			return 1
+		fi
+		insmod /klpsame.ko && klp_settled 1 ;;
+	esac
+}
+
+# bpfcount (tests/vm/bpfcount.c) in the background until user_off.
+bpf_on() {
+	local i=0 e=""
+	[ "$1" = fentry -o "$1" = fexit ] && [ $arch = x86 ] && e="-e 2"
+	# A new file: the last run's "attached" must not be read as this one's.
+	rm -f /tmp/bpf.out
+	bpfcount -k "$1" -f $FN $e > /tmp/bpf.out 2>&1 &
+	BPF_PID=$!
+	while ! grep -q '^bpfcount: attached' /tmp/bpf.out 2>/dev/null; do
+		if ! kill -0 $BPF_PID 2>/dev/null; then
+			wait $BPF_PID
+			[ $? = 2 ] && unsupported=1
+			why=$(grep -m 1 'bpfcount' /tmp/bpf.out)
+			return 1
+		fi
+		i=$((i + 1))
+		[ $i -lt 600 ] || { why="bpfcount did not attach in 60 s"; return 1; }
+		sleep 0.1
+	done
+}
+
+# The live patch is enabled (1) or gone (0), its transition over (5
+# minutes at most: 40 s on 6.12 under a flushing load).
+klp_settled() {
+	local i=0 L=/sys/kernel/livepatch/klpsame
+	while [ $i -lt 3000 ]; do
+		if [ "$1" = 1 ]; then
+			[ "$(cat $L/enabled 2>/dev/null)" = 1 ] &&
+				[ "$(cat $L/transition 2>/dev/null)" = 0 ] && return 0
+		else
+			[ ! -e $L ] && return 0
+		fi
+		i=$((i + 1))
+		sleep 0.1
+	done
+	why="the live patch's transition did not end in 5 minutes"
+	return 1
+}
+
+# user_off USER: detach it; $N is how many calls of $FN it saw while on
+# (for the live patch, which counts nothing: 1 if it was enabled).  Not
+# in a subshell: bpfcount must be waited for by the shell that started it.
+user_off() {
+	local n
+	case $1 in
+	function|graph)
+		# Frozen, and read so far at most: under stress-ng on 4 CPUs
+		# the buffer refills faster than TCG reads it.
+		echo 0 > $TR/tracing_on
+		n=$(head -n 20000 $TR/trace | grep -c "$FN")
+		# What of tlbpath the tracer reached (the recursion check).
+		[ "$1" = graph ] || head -n 20000 $TR/trace | grep -m 3 'tlbp_' >> /tmp/recursion
+		echo 1 > $TR/tracing_on
+		echo nop > $TR/current_tracer
+		echo > $TR/set_ftrace_filter
+		echo > $TR/trace ;;
+	kprobe|kretprobe)
+		# kprobe_profile: name (with or without its group), hits, misses.
+		local ev=tlbpcoex_entry
+		[ $1 = kprobe ] || ev=tlbpcoex_exit
+		n=$(awk -v e=$ev '$1 == e || $1 == "coexist/" e { print $2 }' $TR/kprobe_profile)
+		echo 0 > $TR/events/coexist/$ev/enable
+		echo "-:coexist/$ev" >> $TR/kprobe_events ;;
+	bpf-*)
+		kill -TERM $BPF_PID
+		wait $BPF_PID
+		local rc=$?
+		n=$(sed -n 's/^bpfcount .* events=\([0-9]*\).*/\1/p' /tmp/bpf.out)
+		if [ -n "$n" ] && [ $rc = 0 ]; then
+			sed -n 's/^\(bpfcount .*\)/# \1/p' /tmp/bpf.out
+		else
+			echo "# bpfcount exited $rc:"
+			sed 's/^/# bpfcount: /' /tmp/bpf.out | tail -n 20
+		fi ;;
+	ipmodify)
+		n=$(cat /sys/module/ipmodify/parameters/calls)
+		rmmod ipmodify ;;
+	klp)
+		n=0
+		[ "$(cat /sys/kernel/livepatch/klpsame/enabled)" = 1 ] && n=1
+		echo 0 > /sys/kernel/livepatch/klpsame/enabled
+		klp_settled 0 && rmmod klpsame ;;
+	esac
+	N=${n:-0}
+}
+
+# Everything of the other users gone too: no ops on any hooked function.
+all_gone() {
+	tlbpath_gone "$(for f in $HOOKS; do echo "$f 0"; done)"
+}
+
+
+# coexist_start USERS: switch each of USERS (comma-separated) on for two
+# seconds and off again, one after the other, round after round, until
+# /tmp/stop, beside whatever else runs (the long tier); each toggle goes
+# to /tmp/coexist.log as "USER CALLS", "USER unsupported: WHY" or "USER
+# failed: WHY".  coexist_summary checks that log.
+coexist_start() {
+	rm -f /tmp/coexist.log
+	touch /tmp/coexist.log
+	( while [ ! -e /tmp/stop ]; do
+		for u in $(echo "$1" | tr , ' '); do
+			[ ! -e /tmp/stop ] || break
+			! grep -q "^$u unsupported" /tmp/coexist.log || continue
+			if user_on $u; then
+				sleep 2
+				user_off $u > /dev/null
+				echo "$u $N"
+			elif [ -n "$unsupported" ]; then
+				echo "$u unsupported: $why"
+			else
+				echo "$u failed: $why"
+			fi >> /tmp/coexist.log
+		done
+	  done ) &
+	COEXIST_PID=$!
+}
+
+# coexist_summary USERS: each attached at least twice, saw calls every
+# time and never failed to attach, or cannot be had on this kernel (a
+# skip that says why).
+coexist_summary() {
+	local u n zero
+	diag "other users: $(wc -l < /tmp/coexist.log) switches; the last: $(tail -n 1 /tmp/coexist.log)"
+	for u in $(echo "$1" | tr , ' '); do
+		if grep -q "^$u unsupported" /tmp/coexist.log; then
+			skip "[$u] beside the cycles: $(grep -m 1 "^$u unsupported" /tmp/coexist.log)"
+			continue
+		fi
+		n=$(grep -c "^$u [0-9][0-9]*$" /tmp/coexist.log)
+		zero=$(grep -c "^$u 0$" /tmp/coexist.log)
+		grep "^$u failed" /tmp/coexist.log | head -n 3 | sed 's/^/# /'
+		check "[$u] switched on and off beside the cycles $n times, seeing calls every time" \
+			test "$n" -ge 2 -a "$zero" = 0 -a "$(grep -c "^$u failed" /tmp/coexist.log)" = 0
+	done
 }
