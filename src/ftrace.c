@@ -46,7 +46,9 @@ int tlbp_ftrace_register(struct tlbp_hook *hooks, unsigned int n)
 		}
 		ret = register_ftrace_function(&h->ops);
 		if (ret) {
-			pr_err("cannot hook %s through ftrace (%d)\n", h->name, ret);
+			/* -EBUSY: a user that cannot share the function (design.md). */
+			pr_err("cannot hook %s through ftrace (%d)%s\n", h->name, ret,
+			       ret == -EBUSY ? ": another ftrace user holds it exclusively" : "");
 			goto fail;
 		}
 		h->registered = true;

@@ -180,6 +180,8 @@ if [ -e /tlbpath-ipmodify.ko ]; then
 	check "mutant: a tlbpath claiming IPMODIFY cannot load beside an IPMODIFY user" \
 		sh -c '! insmod /tlbpath-ipmodify.ko 2>/dev/null'
 	dmesg | grep 'tlbpath: cannot hook' | tail -n 1 | sed 's/^/# /'
+	check "mutant: its one pr_err names the function and the conflict" \
+		sh -c "dmesg | grep -q 'tlbpath: cannot hook $FN through ftrace (-16): another ftrace user holds it exclusively'"
 	rmmod ipmodify
 	insmod /tlbpath-ipmodify.ko
 	check "mutant: and an IPMODIFY user cannot attach beside it" \
