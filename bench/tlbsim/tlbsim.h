@@ -76,9 +76,10 @@ int sim_trace_from_string(struct sim_trace *t, const char *text,
 			  char *err, size_t errlen);
 void sim_trace_free(struct sim_trace *t);
 /*
- * A text trace's fields (tracebin.c converts text with them too): the
- * next number in @base at *@p, moving past it (false if none or junk);
- * whether only blanks are left.
+ * A text trace's fields, for trace.c's reader and tracebin.c's converter
+ * (defined there: tpsplit links it alone): the next number in @base at
+ * *@p, moving past it (false if none or junk); whether only blanks are
+ * left.
  */
 bool sim_field(char **p, int base, uint64_t *v);
 bool sim_at_end(const char *p);
