@@ -368,7 +368,6 @@ all_gone() {
 	tlbpath_gone "$(for f in $HOOKS; do echo "$f 0"; done)"
 }
 
-
 # coexist_start USERS: switch each of USERS (comma-separated) on for two
 # seconds and off again, one after the other, round after round, until
 # /tmp/stop, beside whatever else runs (the long tier); each toggle goes
