@@ -16,16 +16,7 @@
 # the committed measurements.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
-n=0
-ok() {	# ok STATUS NAME [DIAG]
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		[ -z "${3:-}" ] || printf '%s\n' "$3" | sed 's/^/#   /'
-	fi
-}
+. "$top/tests/unit/tap.sh"
 # 256 pages: measured like 2048, for no reason the TLB's shape gives; 2048:
 # the STLB exactly full, which true LRU keeps and the hardware does not.
 KNOWN=" chain:256 chain:2048 "

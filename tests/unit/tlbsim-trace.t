@@ -11,16 +11,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 sim=$top/bench/tlbsim
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0
-ok() {	# ok COND-STATUS NAME [DIAG]
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		[ -z "${3:-}" ] || printf '%s\n' "$3" | head -n 20 | sed 's/^/#   /'
-	fi
-}
+. "$top/tests/unit/tap.sh"
 norand() { if command -v setarch >/dev/null; then setarch -R "$@"; else "$@"; fi; }
 skl=$top/tests/unit/cpuid/GenuineIntel00406E3_Skylake_CPUID.raw
 

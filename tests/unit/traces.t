@@ -12,16 +12,7 @@ tr=$top/bench/traces
 sim=$top/bench/tlbsim
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0
-ok() {	# ok STATUS NAME [DIAG]
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		[ -z "${3:-}" ] || printf '%s\n' "$3" | head -n 20 | sed 's/^/#   /'
-	fi
-}
+. "$top/tests/unit/tap.sh"
 skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
 
 echo "1..8"
