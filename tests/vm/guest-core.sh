@@ -194,6 +194,7 @@ echo 1 > $TR/events/tlb/tlb_flush/enable
 reset_counters
 mprotect -n 8 -l 50 -p 16 >/dev/null
 echo 0 > $TR/events/tlb/tlb_flush/enable
+diag "threshold=0: user_perpage=$(cnt user_perpage) user_pages=$(cnt user_pages) user_widened=$(cnt user_widened)"
 check "threshold=0: no user range kept" [ "$(cnt user_perpage)" = 0 ]
 check "threshold=0: ranges widened" [ "$(cnt user_widened)" -ge 400 ]
 check "threshold=0: counted against stock" [ "$(cnt full_where_stock_kept)" -ge 400 ]
@@ -201,6 +202,7 @@ check "threshold=0: counted against stock" [ "$(cnt full_where_stock_kept)" -ge 
 ranged=$(grep -iE 'tlb_flush: pages:[0-9]+ reason:(local mm|remote) shootdown' $TR/trace | wc -l)
 full=$(grep -ciE 'tlb_flush: pages:-1 reason:(local mm|remote) shootdown' $TR/trace)
 diag "threshold=0 trace: ranged=$ranged full=$full"
+grep -iE 'tlb_flush: pages:[0-9]+ reason:(local mm|remote) shootdown' $TR/trace | head -n 3 | sed 's/^/# ranged: /'
 check "threshold=0: tracepoint shows no ranged flush" [ "$ranged" = 0 ]
 check "threshold=0: tracepoint shows full flushes" [ "$full" -ge 400 ]
 
