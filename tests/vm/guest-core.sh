@@ -198,11 +198,13 @@ diag "threshold=0: user_perpage=$(cnt user_perpage) user_pages=$(cnt user_pages)
 check "threshold=0: no user range kept" [ "$(cnt user_perpage)" = 0 ]
 check "threshold=0: ranges widened" [ "$(cnt user_widened)" -ge 400 ]
 check "threshold=0: counted against stock" [ "$(cnt full_where_stock_kept)" -ge 400 ]
+# The kernel's tlb_flush events of user ranges of PAGES (a regex) pages;
 # -i: 7.x spells it "local MM shootdown (3)", 6.x "local mm shootdown".
-ranged=$(grep -iE 'tlb_flush: pages:[0-9]+ reason:(local mm|remote) shootdown' $TR/trace | wc -l)
-full=$(grep -ciE 'tlb_flush: pages:-1 reason:(local mm|remote) shootdown' $TR/trace)
+flushes() { grep -iE "tlb_flush: pages:$1 reason:(local mm|remote) shootdown" $TR/trace; }
+ranged=$(flushes '[0-9]+' | wc -l)
+full=$(flushes -1 | wc -l)
 diag "threshold=0 trace: ranged=$ranged full=$full"
-grep -iE 'tlb_flush: pages:[0-9]+ reason:(local mm|remote) shootdown' $TR/trace | head -n 3 | sed 's/^/# ranged: /'
+flushes '[0-9]+' | head -n 3 | sed 's/^/# ranged: /'
 check "threshold=0: tracepoint shows no ranged flush" [ "$ranged" = 0 ]
 check "threshold=0: tracepoint shows full flushes" [ "$full" -ge 400 ]
 
@@ -213,8 +215,8 @@ echo 0 > $TR/trace
 echo 1 > $TR/events/tlb/tlb_flush/enable
 mprotect -n 8 -l 50 -p 16 >/dev/null
 echo 0 > $TR/events/tlb/tlb_flush/enable
-ranged=$(grep -ciE 'tlb_flush: pages:[0-9]+ reason:(local mm|remote) shootdown' $TR/trace)
-full=$(grep -ciE 'tlb_flush: pages:-1 reason:(local mm|remote) shootdown' $TR/trace)
+ranged=$(flushes '[0-9]+' | wc -l)
+full=$(flushes -1 | wc -l)
 diag "threshold=0, ceiling $orig: ranged=$ranged full=$full"
 check "the argument rewrite alone widens (ceiling at stock)" test "$ranged" = 0 -a "$full" -ge 400
 echo 0 > $T/threshold
@@ -231,7 +233,7 @@ echo 0 > $TR/events/tlb/tlb_flush/enable
 check "threshold=cap: 64-page ranges kept" [ "$(cnt user_perpage)" -ge 200 ]
 check "threshold=cap: nothing the stock kernel keeps is widened" [ "$(cnt full_where_stock_kept)" = 0 ]
 check "threshold=cap: counted against stock" [ "$(cnt kept_where_stock_full)" -ge 200 ]
-r64=$(grep -ciE 'tlb_flush: pages:64 reason:(local mm|remote) shootdown' $TR/trace)
+r64=$(flushes 64 | wc -l)
 diag "threshold=$cap trace: 64-page flushes=$r64"
 check "threshold=cap: tracepoint shows 64-page flushes" [ "$r64" -ge 100 ]
 
