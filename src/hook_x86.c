@@ -115,7 +115,6 @@ static noinline void tlbp_mm_range_decide(struct pt_regs *regs,
 	struct tlbp_decision d;
 	struct tlbp_policy p;
 
-	preempt_disable_notrace();
 	path = user_path(mm, smp_processor_id());
 	tlbp_count(path);
 	/* A model being rebuilt may be read half old, half new: still safe. */
@@ -151,50 +150,82 @@ static noinline void tlbp_mm_range_decide(struct pt_regs *regs,
 	tlbp_count_decision(&d, TLBP_USER_PERPAGE, TLBP_USER_PAGES);
 	trace_decision(mm, start, end, stride_shift, footprint, &d,
 		       path == TLBP_USER_REMOTE);
-	preempt_enable_notrace();
 }
 
-/* A range kept on the fast path: its path, and its pages. */
-static __always_inline void count_kept(struct pt_regs *regs, enum tlbp_counter path)
+/* A range of @pages kept on the fast path: its path, and its pages. */
+static __always_inline void count_kept(enum tlbp_counter path, unsigned long pages)
 {
-	unsigned int stride_shift = (unsigned int)regs->cx;
-
 	tlbp_count(path);
 	tlbp_count(TLBP_USER_PERPAGE);
-	tlbp_count_add(TLBP_USER_PAGES,
-		       (regs->dx - regs->si + (1UL << stride_shift) - 1) >> stride_shift);
+	tlbp_count_add(TLBP_USER_PAGES, pages);
 }
 
 /* The same above 64 CPUs, out of line: mm_cpumask() is several words. */
-static noinline notrace void tlbp_mm_range_kept(struct pt_regs *regs,
-						struct mm_struct *mm)
+static noinline notrace void tlbp_mm_range_kept(struct mm_struct *mm,
+						unsigned long pages)
 {
-	count_kept(regs, user_path(mm, raw_smp_processor_id()));
+	count_kept(user_path(mm, smp_processor_id()), pages);
 }
 
 /*
- * A range of @n entries above the fast limit: widened and counted when
- * it is above the time controller's threshold for its path, with nothing
- * else to weigh; else decided.  Out of line, so that the fast path
- * makes only tail calls and needs no stack frame.
+ * A range above the fast limit: widened and counted when it is above the
+ * time controller's threshold for its path, with nothing else to weigh;
+ * else decided.  Out of line, so that the fast path needs no stack frame.
  */
 static noinline notrace void tlbp_mm_range_above(struct pt_regs *regs,
-						 struct mm_struct *mm,
-						 unsigned long n)
+						 struct mm_struct *mm)
 {
-	enum tlbp_counter path = user_path(mm, raw_smp_processor_id());
+	enum tlbp_counter path = user_path(mm, smp_processor_id());
+	unsigned int shift = (unsigned int)regs->cx;
 
 	if (regs->dx == TLB_FLUSH_ALL ||
-	    n <= this_cpu_read(tlbp_fast_widen[path != TLBP_USER_LOCAL])) {
+	    (regs->dx - regs->si) >> shift <=
+	    this_cpu_read(tlbp_fast_widen[path != TLBP_USER_LOCAL])) {
 		tlbp_mm_range_decide(regs, mm);
 		return;
 	}
-	regs->si = 0;
-	regs->dx = TLB_FLUSH_ALL;
 	tlbp_count(path);
 	tlbp_count(TLBP_USER_WIDENED);
-	if (n <= READ_ONCE(tlbp_policy.stock))
+	if ((regs->dx - regs->si) >> shift <= READ_ONCE(tlbp_policy.stock))
 		tlbp_count(TLBP_FULL_WHERE_STOCK_KEPT);
+	regs->si = 0;
+	regs->dx = TLB_FLUSH_ALL;
+}
+
+/*
+ * Most calls are a few pages, which every policy keeps as the stock
+ * kernel does (tlbp_fast_keep): those are counted and left alone before
+ * anything else.  The time controller's thresholds also widen what is
+ * above them there (tlbp_fast_widen, by path), unless it experiments with
+ * them.  Both limits only ever keep what no policy widens or widen.  The
+ * callback cannot recurse (it calls nothing that flushes): no recursion
+ * guard.
+ */
+static __always_inline void mm_range(struct pt_regs *regs)
+{
+	struct mm_struct *mm = (struct mm_struct *)regs->di;
+	unsigned int shift = (unsigned int)regs->cx;
+	unsigned long last;
+
+	if (unlikely(!tlbp_timed_count() || trace_decision_enabled())) {
+		tlbp_mm_range_decide(regs, mm);
+		return;
+	}
+	/*
+	 * The last entry's index: the pages counted, less one, a partial
+	 * entry counted whole.  TLB_FLUSH_ALL, an empty range or one that
+	 * wraps comes out huge: never kept here.
+	 */
+	last = (regs->dx - regs->si - 1) >> shift;
+	if (unlikely(last >= this_cpu_read(tlbp_fast_keep))) {
+		tlbp_mm_range_above(regs, mm);
+		return;
+	}
+	if (unlikely(nr_cpu_ids > BITS_PER_LONG)) {
+		tlbp_mm_range_kept(mm, last + 1);
+		return;
+	}
+	count_kept(user_path(mm, smp_processor_id()), last + 1);
 }
 
 /*
@@ -203,45 +234,22 @@ static noinline notrace void tlbp_mm_range_above(struct pt_regs *regs,
  *		      bool freed_tables): mm in %rdi, start in %rsi, end in %rdx,
  * stride_shift in %ecx.
  *
- * Most calls are a few pages, which every policy keeps as the stock
- * kernel does (tlbp_fast_keep): those are counted and left alone before
- * anything else, with single-instruction per-CPU operations that need no
- * preemption off.  The time controller's thresholds also widen what is
- * above them there (tlbp_fast_widen, by path), unless it experiments with
- * them.  Should the task move to another CPU meanwhile, a call may be
- * counted on the wrong path, never decided wrongly: both limits only
- * ever keep what no policy widens or widen.  The callback cannot recurse
- * (it calls nothing that flushes): no recursion guard.
+ * Preemption is off from the first limit read to the last count, as the
+ * kernel reads its own ceiling: a sysfs write waits for an RCU grace
+ * period (tunables.c), so once it returns no call decides or counts by
+ * what it replaced.
  */
 static void notrace tlbp_mm_range_cb(unsigned long ip, unsigned long parent_ip,
 				     struct ftrace_ops *op,
 				     struct ftrace_regs *fregs)
 {
-	struct mm_struct *mm;
 	struct pt_regs *regs;
-	unsigned long n;
 
 	if (!live_args(ip, op, fregs, &regs))
 		return;
-	mm = (struct mm_struct *)regs->di;
-	/*
-	 * TLB_FLUSH_ALL, or a range that wraps, counts as huge: never kept
-	 * here, nor a request the time controller takes its clock at.
-	 */
-	if (unlikely(!tlbp_timed_count() || trace_decision_enabled())) {
-		tlbp_mm_range_decide(regs, mm);
-		return;
-	}
-	n = (regs->dx - regs->si) >> (unsigned int)regs->cx;
-	if (unlikely(n > this_cpu_read(tlbp_fast_keep))) {
-		tlbp_mm_range_above(regs, mm, n);
-		return;
-	}
-	if (unlikely(nr_cpu_ids > BITS_PER_LONG)) {
-		tlbp_mm_range_kept(regs, mm);
-		return;
-	}
-	count_kept(regs, user_path(mm, raw_smp_processor_id()));
+	preempt_disable_notrace();
+	mm_range(regs);
+	preempt_enable_notrace();
 }
 
 /* flush_tlb_kernel_range(unsigned long start, unsigned long end) */

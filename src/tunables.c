@@ -10,6 +10,7 @@
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
+#include <linux/rcupdate.h>
 #include "arch.h"
 #include "tunables.h"
 
@@ -51,7 +52,9 @@ static bool threshold_fits(long t)
  * Each CPU's fast limit from the policy, then let the architecture follow
  * the largest per-page count the policy can choose now (x86: the kernel's
  * ceiling, so that the kernel keeps every range we keep, and paths we do
- * not hook, cpa_flush() for one, follow the same threshold).
+ * not hook, cpa_flush() for one, follow the same threshold).  The hooks
+ * decide with preemption off: after a grace period none decides or
+ * counts by the old policy, so a write takes effect when it returns.
  */
 static void apply(void)
 {
@@ -73,6 +76,7 @@ static void apply(void)
 	p.threshold = tlbp_threshold_now();
 	p.model = NULL;
 	tlbp_arch_follow(tlbp_policy_ceiling(&p));
+	synchronize_rcu();
 }
 
 u32 tlbp_cpu_limit(unsigned int cpu)
