@@ -323,6 +323,10 @@ user_off() {
 	local n
 	case $1 in
 	function|graph)
+		# Calls of $FN just before the freeze: on arm64 *tlb* is
+		# mostly the per-page __tlb_remove_*(), and a process's exit
+		# can push every older call out of the small buffer.
+		mprotect -n 2 -l 20 -p 16 >/dev/null
 		# Frozen, and read so far at most: under stress-ng on 4 CPUs
 		# the buffer refills faster than TCG reads it.
 		echo 0 > $TR/tracing_on
