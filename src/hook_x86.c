@@ -128,11 +128,11 @@ static noinline void tlbp_mm_range_decide(struct pt_regs *regs,
 
 		/* TLB_FLUSH_ALL stays the caller's, and still counts as a request. */
 		keep = tlbp_timed_decide(end == TLB_FLUSH_ALL ? TLBP_FLUSH_ALL :
-					 (end - start) >> stride_shift,
+					 tlbp_entries(start, end, stride_shift),
 					 path != TLBP_USER_LOCAL, &r);
 		tlbp_decision_fill(&p, start, end, stride_shift, keep, tlbp_timed_reason(r), &d);
 	} else if (READ_ONCE(tlbp_adapting) && end != TLB_FLUSH_ALL) {
-		unsigned long n = (end - start) >> stride_shift;
+		unsigned long n = tlbp_entries(start, end, stride_shift);
 		enum tlbp_reason why = TLBP_WHY_STOCK;
 		bool keep = true;
 
@@ -179,13 +179,14 @@ static noinline notrace void tlbp_mm_range_above(struct pt_regs *regs,
 	unsigned int shift = (unsigned int)regs->cx;
 
 	if (regs->dx == TLB_FLUSH_ALL ||
-	    (regs->dx - regs->si) >> shift <=
+	    tlbp_entries(regs->si, regs->dx, shift) <=
 	    this_cpu_read(tlbp_fast_widen[path != TLBP_USER_LOCAL])) {
 		tlbp_mm_range_decide(regs, mm);
 		return;
 	}
 	tlbp_count(path);
 	tlbp_count(TLBP_USER_WIDENED);
+	/* The kernel's own count, as tlbp_decision_fill() has it. */
 	if ((regs->dx - regs->si) >> shift <= READ_ONCE(tlbp_policy.stock))
 		tlbp_count(TLBP_FULL_WHERE_STOCK_KEPT);
 	regs->si = 0;

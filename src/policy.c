@@ -68,8 +68,8 @@ static bool model_keeps(const struct tlbp_model *m, unsigned long n,
 /*
  * A range of N entries is invalidated one by one when N is at most the
  * limit, and by one full flush otherwise.  N is counted the way the kernel
- * counts it against tlb_single_page_flush_ceiling, (end - start) >> stride,
- * so that the kernel's own check, with the ceiling we keep in step, never
+ * counts it against tlb_single_page_flush_ceiling (tlbp_entries()), so
+ * that the kernel's own check, with the ceiling we keep in step, never
  * contradicts a decision made here.  A range that wraps (end < start)
  * counts as huge and is widened, which never narrows a flush.
  */
@@ -78,7 +78,7 @@ void tlbp_decide(const struct tlbp_policy *p, unsigned long start,
 		 unsigned long footprint, struct tlbp_decision *d)
 {
 	enum tlbp_reason why = TLBP_WHY_CALLER;
-	unsigned long n = (end - start) >> stride_shift;
+	unsigned long n = tlbp_entries(start, end, stride_shift);
 	bool keep = false;
 
 	if (end == TLBP_FLUSH_ALL) {
@@ -114,8 +114,9 @@ void tlbp_decision_fill(const struct tlbp_policy *p, unsigned long start,
 		d->stock_full = true;
 		return;
 	}
-	d->entries = (end - start) >> stride_shift;
-	d->stock_full = d->entries > p->stock;
+	d->entries = tlbp_entries(start, end, stride_shift);
+	/* The kernel's own count: stock keeps a range under its stride. */
+	d->stock_full = (end - start) >> stride_shift > p->stock;
 	if (!keep) {
 		d->verdict = TLBP_WIDEN;
 		return;

@@ -169,7 +169,7 @@ void sim_tlbpath_request(struct sim_tlbpath *a, unsigned int cpu, const struct t
 static bool adapt_perpage(struct sim_tlbpath *a, const struct sim_flush_call *c)
 {
 	struct tlbp_adapt *cpu = a->cpus;
-	unsigned long n = (c->end - c->start) >> c->stride_shift;
+	unsigned long n = tlbp_entries(c->start, c->end, c->stride_shift);
 	enum tlbp_adapt_reason why;
 	uint32_t sum = 0, peers = 0;
 	unsigned int i;
@@ -233,7 +233,7 @@ void sim_tlbpath_stats(const struct sim_tlbpath *a, struct sim_adapt_stats *s)
 
 bool sim_tlbpath_perpage(struct sim_tlbpath *a, const struct sim_flush_call *c)
 {
-	unsigned long n = (c->end - c->start) >> c->stride_shift;
+	unsigned long n = tlbp_entries(c->start, c->end, c->stride_shift);
 	struct tlbp_policy p;
 	struct tlbp_decision d;
 

@@ -81,10 +81,25 @@ struct tlbp_decision {
 	enum tlbp_verdict verdict;
 	enum tlbp_reason reason;
 	bool stock_full;	/* the stock kernel would flush everything */
-	unsigned long entries;	/* (end - start) >> stride_shift; 0 if full */
+	unsigned long entries;	/* tlbp_entries(); 0 if full */
 	/* Invalidations the per-page path performs (0 unless TLBP_PERPAGE). */
 	unsigned long invalidations;
 };
+
+/*
+ * The entries of [@start, @end) at @stride_shift that a threshold bounds:
+ * as the kernel counts them against its ceiling, (end - start) >> stride,
+ * but one for a range smaller than its stride (a page table freed under
+ * a 2M stride), which still flushes an entry one by one: threshold 0
+ * widens it too.  A range that wraps counts as huge.
+ */
+static inline unsigned long tlbp_entries(unsigned long start, unsigned long end,
+					 unsigned int stride_shift)
+{
+	unsigned long n = (end - start) >> stride_shift;
+
+	return n ? n : end != start;
+}
 
 /* @footprint: resident pages of the address space, or TLBP_FOOTPRINT_UNKNOWN. */
 void tlbp_decide(const struct tlbp_policy *p, unsigned long start,

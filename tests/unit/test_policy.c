@@ -191,7 +191,7 @@ int main(void)
 	unsigned int i, k;
 	int bad;
 
-	tap_plan(1 + 3 * 7 + 13 + 1 + MODEL_TESTS + 2);
+	tap_plan(1 + 3 * 7 + 15 + 1 + MODEL_TESTS + 2);
 	model_tests();
 
 	tap_eq(TLBP_FLUSH_ALL, (unsigned long)-1, "TLBP_FLUSH_ALL is -1UL");
@@ -232,6 +232,13 @@ int main(void)
 	d = decide(1, true, base, base + 6144, PAGE);
 	tap_ok(d.verdict == TLBP_PERPAGE && d.invalidations == 2,
 	       "1.5 pages count as 1 entry and take 2 invalidations");
+	/* A page table freed under a 2M stride: the kernel counts 0 entries. */
+	d = decide(0, true, base, base + 4096, PMD);
+	tap_ok(d.verdict == TLBP_WIDEN && d.entries == 1 && !d.stock_full,
+	       "a range under its stride is one entry: threshold 0 widens it");
+	d = decide(1, true, base, base + 4096, PMD);
+	tap_ok(d.verdict == TLBP_PERPAGE && d.invalidations == 1,
+	       "a range under its stride is one entry: threshold 1 keeps it");
 	d = decide(512, true, base + 4096, base, PAGE);
 	tap_ok(d.verdict == TLBP_WIDEN, "a wrapped range is widened, never kept");
 	d = decide(0, false, base, base + (8 << PAGE), PAGE);
@@ -262,36 +269,41 @@ int main(void)
 	 * Properties over random requests: a kept range never exceeds the
 	 * limit, a widened one always does, and the kernel's own check
 	 * ((end - start) >> stride > ceiling) agrees with every decision
-	 * (the model may widen below the ceiling, never keep above it).
+	 * (the model may widen below the ceiling, never keep above it), but
+	 * for a range under its stride, one entry here and none there.
 	 */
 	srand(2);
 	bad = 0;
 	for (i = 0; i < 200000; i++) {
 		struct random_req r = random_req(base, 700, false);
+		unsigned long ceiling = tlbp_policy_ceiling(&r.p);
 		bool kernel_full;
 
 		tlbp_decide(&r.p, r.start, r.end, r.s, (unsigned long)rand() % 100000, &d);
-		kernel_full = r.n > tlbp_policy_ceiling(&r.p);
+		kernel_full = r.n > ceiling;
 		/* The model may widen below the ceiling, never keep above it. */
 		if ((d.verdict == TLBP_PERPAGE && kernel_full) ||
-		    (!r.p.model && d.verdict == TLBP_WIDEN && !kernel_full) ||
+		    (!r.p.model && d.verdict == TLBP_WIDEN && !kernel_full &&
+		     !(r.n == 0 && ceiling == 0)) ||
 		    (d.verdict == TLBP_PERPAGE && d.invalidations > TLBP_CAP_DEFAULT + 1))
 			bad++;
 	}
 	tap_eq(bad, 0, "200000 random requests: kernel ceiling agrees with every decision");
 
 	/*
-	 * The hook's fast path: at or below fast_keep the whole decision is
-	 * "keep, as stock keeps it", and one entry more is not.
+	 * The hook's fast path: a range whose invalidations, a partial entry
+	 * counted whole, are at most fast_keep is "keep, as stock keeps it"
+	 * (hook_x86.c tests the last entry's index), and one entry more is not.
 	 */
 	bad = 0;
 	for (i = 0; i < 200000; i++) {
 		struct random_req r = random_req(base, 64, true);
 		u32 fast = tlbp_policy_fast_keep(&r.p);
+		unsigned long last = (r.end - r.start - 1) >> r.s;
 
 		tlbp_decide(&r.p, r.start, r.end, r.s, (unsigned long)rand() % 100000, &d);
-		if (r.n <= fast && (d.verdict != TLBP_PERPAGE || d.stock_full ||
-				    d.invalidations != (r.end - r.start + (1ul << r.s) - 1) >> r.s))
+		if (last < fast && (d.verdict != TLBP_PERPAGE || d.stock_full ||
+				    d.invalidations != last + 1))
 			bad++;
 		if (r.n == fast + 1 && d.verdict == TLBP_PERPAGE && !d.stock_full)
 			bad++;
