@@ -103,7 +103,8 @@ static __always_inline enum tlbp_counter user_path(struct mm_struct *mm,
 
 /*
  * The policy's whole decision, counted and traced: the slow path, out of
- * line so that the fast path does not pay for its stack frame.
+ * line so that the fast path does not pay for its stack frame.  Called
+ * with preemption off (tlbp_mm_range_cb()).
  */
 static noinline void tlbp_mm_range_decide(struct pt_regs *regs,
 					  struct mm_struct *mm)
