@@ -124,7 +124,7 @@ bench_boot() {	# bench_boot KVER INITRD CPU SMP
 	echo "bench: $kver, -cpu $cpu, $smp vCPUs: guest ran $(( $(date +%s) - start )) s"
 	out=$(collect "$work/output.log" "$kver" "$cpu" "$smp" "$date")
 	echo "$out" | grep -v '^  tlbpath-guest: done'
-	echo "$out" | grep -q '^bench: FAIL' && ok=1
+	grep -q '^bench: FAIL' <<<"$out" && ok=1
 	if ! grep -q '^tlbpath-guest: done' "$work/output.log"; then
 		echo "bench: FAIL the guest did not finish (timeout ${VM_TIMEOUT}s?); $work/console.log:"
 		tail -n 20 "$work/console.log" | sed 's/^/  console: /'

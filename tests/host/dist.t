@@ -66,7 +66,7 @@ t "the tools have their man pages in the package" \
 
 n=$((n + 1))
 lint=$(lintian --no-cfg "$debs/tlbpath_${ver}_amd64.changes" 2>&1 | grep -v 'running with root privileges')
-if echo "$lint" | grep -q '^E: '; then
+if grep -q '^E: ' <<<"$lint"; then
 	echo "not ok $n - lintian reports no error"
 else
 	echo "ok $n - lintian reports no error"

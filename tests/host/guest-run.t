@@ -75,7 +75,7 @@ done
 
 run 0 1
 [ $rc = 0 ] && [ "$boots" = 2 ] && grep -q 'tlbpath-guest: done' "$dir/output" &&
-	echo "$out" | grep -q "^# boot: the guest's /init died before its first result" &&
+	grep -q "^# boot: the guest's /init died before its first result" <<<"$out" &&
 	echo "ok 8 - an /init that dies before the first result is booted again, and said" ||
 	echo "not ok 8 - an /init that dies before the first result is booted again (rc $rc, $boots boots: $out)"
 run 0 1 late

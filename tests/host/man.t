@@ -67,10 +67,12 @@ else
 	echo "${warn:-no man command}" | sed 's/^/# /'
 fi
 
+# The dry run's output is read whole: grep -q on a pipe would exit at its
+# match, and under pipefail make's SIGPIPE on the next line fails the test.
 n=$((n + 1))
-if make -s -C "$top" -n install-tools DESTDIR=/nonexistent PREFIX=/usr 2>/dev/null |
-	grep -q 'man8/tlbpath-stat.8' && make -s -C "$top" -n install-tools DESTDIR=/nonexistent PREFIX=/usr |
-	grep -q 'man8/tlbpath-probe.8' && grep -qx 'man/tlbpath.4' "$top/debian/tlbpath-dkms.manpages"; then
+dry=$(make -s -C "$top" -n install-tools DESTDIR=/nonexistent PREFIX=/usr 2>/dev/null)
+if grep -q 'man8/tlbpath-stat.8' <<<"$dry" && grep -q 'man8/tlbpath-probe.8' <<<"$dry" &&
+	grep -qx 'man/tlbpath.4' "$top/debian/tlbpath-dkms.manpages"; then
 	echo "ok $n - make install-tools installs the tools' pages, tlbpath-dkms carries tlbpath(4)"
 else
 	echo "not ok $n - make install-tools installs the tools' pages, tlbpath-dkms carries tlbpath(4)"

@@ -22,7 +22,7 @@ out=$(make -s -C "$sim" 2>&1 &&
 ok $? "tlbsim, mprotect and munmap build" "$out"
 
 out=$("$tmp/mprotect" -n 8 -l 2 -p 8 -s 1 -c 4 2>&1)
-echo "$out" | grep -qE '^mprotect n=8 loops=2 pages_touched=8 threads=0 huge=0 calls=16 ns_per_mprotect=[0-9]+ ns_per_access=[0-9]+ ns_per_call=[0-9]+ checks=[0-9]+$' &&
+grep -qE '^mprotect n=8 loops=2 pages_touched=8 threads=0 huge=0 calls=16 ns_per_mprotect=[0-9]+ ns_per_access=[0-9]+ ns_per_call=[0-9]+ checks=[0-9]+$' <<<"$out" &&
 	[ -z "$(ls "$tmp"/*.trace 2>/dev/null)" ]
 ok $? "mprotect without -T: its one line as before, no trace" "$out"
 
@@ -41,7 +41,7 @@ ok $? "mprotect -T: the same trace twice (no ASLR)"
 out=$(norand "$tmp/mprotect" -n 8 -l 2 -p 8 -s 1 -c 4 -t 2 -T "$tmp/mpt.trace" 2>&1)
 [ "$(grep -c '^r 1 ' "$tmp/mpt.trace")" = 128 ] && [ "$(grep -c '^r 2 ' "$tmp/mpt.trace")" = 128 ] &&
 	[ "$(grep -c '^r 0 ' "$tmp/mpt.trace")" = 0 ] &&
-	echo "$out" | grep -q 'threads=2 .*thread_accesses=256 '
+	grep -q 'threads=2 .*thread_accesses=256 ' <<<"$out"
 ok $? "mprotect -t 2 -T: each thread one round of 8 accesses per call, in lockstep" "$out"
 # The resident pages ("v") may differ by a page or so: when a thread's
 # stack is touched is up to the scheduler.
@@ -50,13 +50,13 @@ cmp -s <(tail -n +3 "$tmp/mpt.trace" | sed 's/^v .*/v/') <(tail -n +3 "$tmp/mpt2
 ok $? "mprotect -t 2 -T: the same trace twice (no ASLR), but for the resident pages"
 
 out=$("$tmp/munmap" -n 16 -l 4 -p 8 -s 1 -c 2 2>&1)
-echo "$out" | grep -qE '^munmap n=16 loops=4 threads=1 cpus=[0-9]+ ns_per_munmap=[0-9]+ ns_per_loop=[0-9]+ thread_accesses=[0-9]+ ns_per_thread_access=[0-9]+ checks=2$'
+grep -qE '^munmap n=16 loops=4 threads=1 cpus=[0-9]+ ns_per_munmap=[0-9]+ ns_per_loop=[0-9]+ thread_accesses=[0-9]+ ns_per_thread_access=[0-9]+ checks=2$' <<<"$out"
 ok $? "munmap without -T: its one line as before" "$out"
 
 out=$(norand "$tmp/munmap" -n 16 -l 4 -p 8 -s 1 -c 2 -T "$tmp/mu.trace" 2>&1)
 [ "$(awk '$1 == "f" { printf "%s ", $4 }' "$tmp/mu.trace")" = "16 16 16 16 " ] &&
 	[ "$(grep -c '^w 1 ' "$tmp/mu.trace")" = 32 ] &&
-	echo "$out" | grep -q 'thread_accesses=32 '
+	grep -q 'thread_accesses=32 ' <<<"$out"
 ok $? "munmap -T: 4 flushes of 16 pages, the thread's 8 stores per loop" "$out"
 
 csv1=$("$sim/build/tlbsim" -c "$skl" -c geom:l1d_4k=64/4,l2_4k=512/4#tiny -a "$tmp/mpt.trace" 2>&1)
@@ -72,14 +72,14 @@ best=$(echo "$csv1" | awk -F, '$2 == "tiny" && $11 == "best-fixed" { b = $14 }
 ok $? "tlbsim: best-fixed is the cheapest fixed threshold"
 
 out=$("$sim/build/tlbsim" -c "$skl" "$tmp/nonexistent" 2>&1); st=$?
-[ $st = 1 ] && echo "$out" | grep -q nonexistent
+[ $st = 1 ] && grep -q nonexistent <<<"$out"
 ok $? "tlbsim: a missing trace fails, naming it" "$out"
 printf '# tlbsim trace 1\nr 0 0x1000\nq 0 0x1000\n' >"$tmp/bad.trace"
 out=$("$sim/build/tlbsim" -c "$skl" "$tmp/bad.trace" 2>&1); st=$?
-[ $st = 1 ] && echo "$out" | grep -q 'bad.trace:3: bad line'
+[ $st = 1 ] && grep -q 'bad.trace:3: bad line' <<<"$out"
 ok $? "tlbsim: a bad line fails with its number" "$out"
 out=$("$sim/build/tlbsim" -c "$skl" -p stock,nope "$tmp/mp.trace" 2>&1); st=$?
-[ $st = 2 ] && echo "$out" | grep -q 'unknown policy'
+[ $st = 2 ] && grep -q 'unknown policy' <<<"$out"
 ok $? "tlbsim: an unknown policy is refused" "$out"
 
 if ! command -v valgrind >/dev/null; then
@@ -98,7 +98,7 @@ else
 	[ "$last" = "$want" ]
 	ok $? "vg2trace: the tiny program's mprotect, madvise and munmap (8, 8, 10 pages)" "$out / got: $last, want: $want"
 	out=$("$sim/build/tlbsim" -H -c "$skl" "$tmp/tiny.trace" 2>&1)
-	echo "$out" | grep -q 'best-fixed'
+	grep -q 'best-fixed' <<<"$out"
 	ok $? "vg2trace: the trace replays" "$out"
 fi
 

@@ -34,7 +34,7 @@ else
 fi
 n=$((n + 1))
 ver=$TLBPATH_VERSION
-if echo "$metrics" | grep -qx "tlbpath_info{version=\"$ver\"} 1"; then
+if grep -qx "tlbpath_info{version=\"$ver\"} 1" <<<"$metrics"; then
 	echo "ok $n - the guest's module says dkms.conf's version ($ver)"
 else
 	echo "not ok $n - the guest's module says dkms.conf's version ($ver)"
