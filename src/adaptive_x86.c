@@ -53,6 +53,20 @@ static bool probe_on;
 static void ceiling_work_fn(struct work_struct *w);
 static DECLARE_DELAYED_WORK(ceiling_work, ceiling_work_fn);
 
+/*
+ * The time controller's probe on tlb:tlb_flush times, on each CPU, the
+ * flushes other CPUs ask it to execute (timectl.h: tlbp_tc_executed()).
+ * A registered probe costs every flush of every CPU a call, local ones
+ * too, so it is registered only once a range reaching other CPUs has been
+ * decided, and unregistered PEERS_IDLE seconds after the last.
+ */
+#define PEERS_IDLE	10
+static bool peers_on;
+static unsigned int peers_idle;
+static u64 peers_gen;
+static void peers_work_fn(struct work_struct *w);
+static DECLARE_DELAYED_WORK(peers_work, peers_work_fn);
+
 /* On this CPU, interrupts off: what the hook keeps without asking. */
 static void publish_fast(const struct tlbp_adapt *a)
 {
@@ -103,6 +117,40 @@ static void notrace tlb_flush_probe(void *data, int reason, unsigned long pages)
 	publish_fast(a);
 }
 
+/* Only what another CPU asked for and this one flushed: its refills are this one's to time. */
+static void notrace timed_flush_probe(void *data, int reason, unsigned long pages)
+{
+	if (reason == TLB_REMOTE_SHOOTDOWN && pages && READ_ONCE(tlbp_timed_on))
+		tlbp_timed_executed(pages, READ_ONCE(peers_gen));
+}
+
+/*
+ * Once a second while the time controller decides, outside any lock (a
+ * probe's registration takes the CPU hotplug lock): the probe on while
+ * remote ranges are decided, off when they have not been for a while.
+ */
+static void peers_work_fn(struct work_struct *w)
+{
+	bool on = READ_ONCE(tlbp_timed_on);
+	bool want = on && READ_ONCE(tlbp_timed_peers_wanted);
+
+	if (want) {
+		WRITE_ONCE(tlbp_timed_peers_wanted, false);
+		peers_idle = 0;
+	}
+	if (want && !peers_on) {
+		/* No epoch spans the time it was off. */
+		WRITE_ONCE(peers_gen, peers_gen + 1);
+		peers_on = !tracepoint_probe_register(tlb_flush_tp, (void *)timed_flush_probe,
+						      NULL);
+	} else if (!want && peers_on && (!on || ++peers_idle >= PEERS_IDLE)) {
+		tracepoint_probe_unregister(tlb_flush_tp, (void *)timed_flush_probe, NULL);
+		peers_on = false;
+	}
+	if (on || peers_on)
+		schedule_delayed_work(&peers_work, HZ);
+}
+
 static void find_tlb_flush(struct tracepoint *tp, void *priv)
 {
 	if (!strcmp(tp->name, "tlb_flush"))
@@ -123,6 +171,9 @@ void tlbp_adaptive_apply(bool want)
 				 &tlbp_costs);
 		if (READ_ONCE(tlbp_timed_on))
 			mod_delayed_work(system_wq, &ceiling_work, HZ);
+		/* On: it watches for remote ranges; off: it unregisters the probe. */
+		if (tlb_flush_tp)
+			mod_delayed_work(system_wq, &peers_work, READ_ONCE(tlbp_timed_on) ? HZ : 0);
 		return;
 	}
 	want = want && probe_on && tlbp_model_ready;
@@ -258,6 +309,11 @@ void tlbp_adaptive_exit(void)
 	if (probe_on)
 		tracepoint_probe_unregister(tlb_flush_tp, (void *)tlb_flush_probe, NULL);
 	probe_on = false;
+	/* Nothing registers the time controller's probe after this. */
+	cancel_delayed_work_sync(&peers_work);
+	if (peers_on)
+		tracepoint_probe_unregister(tlb_flush_tp, (void *)timed_flush_probe, NULL);
+	peers_on = false;
 	tracepoint_synchronize_unregister();
 	/* And the hook's slow path, which raises the ceiling with preemption off. */
 	synchronize_rcu();

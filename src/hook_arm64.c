@@ -121,9 +121,10 @@ static void notrace decide(struct mmu_gather *tlb, unsigned long start,
 
 		/*
 		 * arm64 keeps no mm_cpumask: another thread may run anywhere,
-		 * and its refills are not this CPU's to time.
+		 * and its refills are not this CPU's to time (a broadcast TLBI
+		 * runs no code there).
 		 */
-		keep = tlbp_timed_decide(ops, atomic_read(&tlb->mm->mm_users) > 1, &r);
+		keep = tlbp_timed_decide(ops, atomic_read(&tlb->mm->mm_users) > 1, NULL, &r);
 		tlbp_decision_fill(&p, 0, ops, 0, keep, tlbp_timed_reason(r), &d);
 	} else {
 		tlbp_decide(&p, 0, ops, 0, TLBP_FOOTPRINT_UNKNOWN, &d);

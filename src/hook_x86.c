@@ -128,9 +128,11 @@ static noinline void tlbp_mm_range_decide(struct pt_regs *regs,
 		bool keep;
 
 		/* TLB_FLUSH_ALL stays the caller's, and still counts as a request. */
+		/* The CPUs an IPI reaches execute the flush and time it; INVLPGB's do not. */
 		keep = tlbp_timed_decide(end == TLB_FLUSH_ALL ? TLBP_FLUSH_ALL :
 					 tlbp_entries(start, end, stride_shift),
-					 path != TLBP_USER_LOCAL, &r);
+					 path != TLBP_USER_LOCAL,
+					 path == TLBP_USER_REMOTE ? mm_cpumask(mm) : NULL, &r);
 		tlbp_decision_fill(&p, start, end, stride_shift, keep, tlbp_timed_reason(r), &d);
 	} else if (READ_ONCE(tlbp_adapting) && end != TLB_FLUSH_ALL) {
 		unsigned long n = tlbp_entries(start, end, stride_shift);

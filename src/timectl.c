@@ -28,6 +28,14 @@
  * Experiments are paid from a credit of 1/64 of the time flushing takes
  * (the flushes, and R for each full flush): the probe is charged what its
  * epoch cost more than the other, and refunded what it saved.
+ *
+ * A range that reaches other CPUs costs them their own refills, which
+ * this CPU cannot time.  Each CPU times them itself, on the flushes it
+ * executes for others (tlbp_tc_executed(): epochs of them, paired as the
+ * natural ones), and the asking CPU decides with the bounds every CPU
+ * reached has measured; while one has not, never below stock.
+ * Experiments never widen such ranges: their cost to the others could not
+ * be charged.
  */
 #include "tlbpath/timectl.h"
 #include "tlbpath/ratio.h"
@@ -89,14 +97,12 @@ static void set_fast(struct tlbp_tc *t)
 }
 
 /*
- * R from the samples, and its bounds; then the thresholds.  Local ranges:
- * widened above the upper bound's threshold where that is below stock,
- * kept up to the lower bound's where that is above, else stock.  Remote
- * ranges reach CPUs whose refills this one cannot time, which only ever
- * make a full flush dearer: kept up to the lower bound's threshold, and
- * never fewer than stock.
+ * R from @f's samples, and its bounds: dy = bx dx + bz dz through 0, by
+ * the normal equations; where dz tells nothing apart from dx (always 0,
+ * or in step with it), dx alone.  R = bx x 2^TC_DX_SHIFT.  Before
+ * TC_MIN samples R is unbounded: [0, r_max].
  */
-static void estimate(struct tlbp_tc *t)
+static void fit_solve(struct tlbp_tc_fit *f, s64 r_max)
 {
 	__int128 det, vnum;
 	s64 bx, bz, e, most = 0, se;
@@ -105,82 +111,121 @@ static void estimate(struct tlbp_tc *t)
 	bool two;
 	u32 i;
 
-	t->why = TLBP_TC_LEARNING;
-	t->thr[0] = t->stock;
-	t->thr[1] = t->stock;
-	if (t->n < TC_MIN || !t->sxx) {
-		t->r = 0;
-		t->r_lo = 0;
-		t->r_hi = (s32)t->r_max;
+	f->ok = 0;
+	if (f->n < TC_MIN || !f->sxx) {
+		f->r = 0;
+		f->r_lo = 0;
+		f->r_hi = (s32)r_max;
 		return;
 	}
-	/*
-	 * dy = bx dx + bz dz through 0, by the normal equations; where dz
-	 * tells nothing apart from dx (always 0, or in step with it), dx
-	 * alone.  R = bx x 2^TC_DX_SHIFT.
-	 */
-	det = (__int128)t->sxx * t->szz - (__int128)t->sxz * t->sxz;
-	two = t->szz && det > (__int128)t->sxx * t->szz / 16;
+	det = (__int128)f->sxx * f->szz - (__int128)f->sxz * f->sxz;
+	two = f->szz && det > (__int128)f->sxx * f->szz / 16;
 	if (two) {
-		bx = div128(((__int128)t->szz * t->sxy - (__int128)t->sxz * t->szy) << TC_DX_SHIFT,
+		bx = div128(((__int128)f->szz * f->sxy - (__int128)f->sxz * f->szy) << TC_DX_SHIFT,
 			    det);
-		bz = div128((__int128)t->sxx * t->szy - (__int128)t->sxz * t->sxy, det);
+		bz = div128((__int128)f->sxx * f->szy - (__int128)f->sxz * f->sxy, det);
 	} else {
-		bx = (t->sxy << TC_DX_SHIFT) / t->sxx;
+		bx = (f->sxy << TC_DX_SHIFT) / f->sxx;
 		bz = 0;
 	}
 	k = two ? 2 : 1;
-	if (t->n <= k)
+	if (f->n <= k)
 		return;
 	/* var(R) = sum(e^2) / (n - k) x (szz / det or 1 / sxx) x 2^(2 DX_SHIFT) */
-	for (i = 0; i < t->n; i++) {
-		e = t->dy[i] - ((bx * t->dx[i]) >> TC_DX_SHIFT) - bz * t->dz[i];
+	for (i = 0; i < f->n; i++) {
+		e = f->dy[i] - ((bx * f->dx[i]) >> TC_DX_SHIFT) - bz * f->dz[i];
 		most = e > most ? e : -e > most ? -e : most;
 	}
 	while (most >> shift >= ((s64)1 << 28))
 		shift++;
-	for (i = 0; i < t->n; i++) {
-		e = (t->dy[i] - ((bx * t->dx[i]) >> TC_DX_SHIFT) - bz * t->dz[i]) >> shift;
+	for (i = 0; i < f->n; i++) {
+		e = (f->dy[i] - ((bx * f->dx[i]) >> TC_DX_SHIFT) - bz * f->dz[i]) >> shift;
 		ss += (u64)(e * e);
 	}
-	vnum = (__int128)(ss / (t->n - k)) << (2 * TC_DX_SHIFT);
-	se = (s64)tlbp_isqrt((u64)div128(two ? vnum * t->szz : vnum, two ? det : t->sxx)) << shift;
-	t->r = (s32)clamp_s64(bx, -(s64)t->r_max, t->r_max);
-	t->r_lo = (s32)clamp_s64(bx - TC_Z * se, 0, t->r_max);
-	t->r_hi = (s32)clamp_s64(bx + TC_Z * se, 0, t->r_max);
-	t->why = TLBP_TC_OK;
-	if (threshold_for(t, t->r_hi) < t->stock)
-		t->thr[0] = threshold_for(t, t->r_hi);
-	else if (threshold_for(t, t->r_lo) > t->stock)
-		t->thr[0] = threshold_for(t, t->r_lo);
-	t->thr[1] = tlbp_max_u32(threshold_for(t, t->r_lo), t->stock);
+	vnum = (__int128)(ss / (f->n - k)) << (2 * TC_DX_SHIFT);
+	se = (s64)tlbp_isqrt((u64)div128(two ? vnum * f->szz : vnum, two ? det : f->sxx)) << shift;
+	f->r = (s32)clamp_s64(bx, -r_max, r_max);
+	f->r_lo = (s32)clamp_s64(bx - TC_Z * se, 0, r_max);
+	f->r_hi = (s32)clamp_s64(bx + TC_Z * se, 0, r_max);
+	f->ok = 1;
+}
+
+/* A sample into @f: the oldest leaves the sums once the ring is full. */
+static void fit_add(struct tlbp_tc_fit *f, s64 dx, s64 dz, s64 dy)
+{
+	u32 i = f->head;
+
+	dy = clamp_s64(dy, -TC_DY_MAX, TC_DY_MAX);
+	if (f->n == TLBP_TC_RING) {
+		f->sxx -= (s64)f->dx[i] * f->dx[i];
+		f->szz -= (s64)f->dz[i] * f->dz[i];
+		f->sxz -= (s64)f->dx[i] * f->dz[i];
+		f->sxy -= (s64)f->dx[i] * f->dy[i];
+		f->szy -= (s64)f->dz[i] * f->dy[i];
+	} else {
+		f->n++;
+	}
+	f->dx[i] = (s32)dx;
+	f->dz[i] = (s32)dz;
+	f->dy[i] = (s32)dy;
+	f->sxx += dx * dx;
+	f->szz += dz * dz;
+	f->sxz += dx * dz;
+	f->sxy += dx * dy;
+	f->szy += dz * dy;
+	f->head = (i + 1) % TLBP_TC_RING;
+}
+
+/*
+ * The thresholds from R's bounds.  Local ranges: widened above the upper
+ * bound's threshold where that is below stock, kept up to the lower
+ * bound's where that is above, else stock.  Remote ranges, until their
+ * peers are known (remote_threshold()), as if no other CPU refilled
+ * anything, which only ever makes a full flush dearer: kept up to the
+ * lower bound's threshold, and never fewer than stock.
+ */
+static void estimate(struct tlbp_tc *t)
+{
+	const struct tlbp_tc_fit *f = &t->fit;
+
+	fit_solve(&t->fit, t->r_max);
+	t->why = f->ok ? TLBP_TC_OK : TLBP_TC_LEARNING;
+	t->thr[0] = t->stock;
+	t->thr[1] = t->stock;
+	if (!f->ok)
+		return;
+	if (threshold_for(t, f->r_hi) < t->stock)
+		t->thr[0] = threshold_for(t, f->r_hi);
+	else if (threshold_for(t, f->r_lo) > t->stock)
+		t->thr[0] = threshold_for(t, f->r_lo);
+	t->thr[1] = tlbp_max_u32(threshold_for(t, f->r_lo), t->stock);
+}
+
+/*
+ * A range reaching @p's CPUs too: each of the m CPUs executes the flush,
+ * so keeping N entries costs m N invlpg, widening m full plus every CPU's
+ * refills, this one's and the others' (tlbp_tc_executed()).  Widened
+ * above the threshold of the sum of the upper bounds where that is below
+ * stock and every peer has bounds; else kept up to the threshold of the
+ * lower bounds' sum, never fewer than stock.
+ */
+static u32 remote_threshold(const struct tlbp_tc *t, const struct tlbp_tc_peers *p)
+{
+	u64 m = (u64)p->n + 1, unit = m * t->invlpg, hi, lo;
+
+	if (t->why != TLBP_TC_OK || !p->n)
+		return t->thr[1];
+	hi = m * t->full + (u64)t->fit.r_hi + (u64)p->hi;
+	if (!p->unknown && hi < t->stock * unit)
+		return tlbp_ratio(hi, unit);
+	lo = m * t->full + (u64)t->fit.r_lo + (u64)p->lo;
+	return tlbp_max_u32(tlbp_min_u32(tlbp_ratio(lo, unit), t->cap), t->stock);
 }
 
 /* A sample: the differences of two epochs, per request. */
 static void sample(struct tlbp_tc *t, s64 dx, s64 dz, s64 dy)
 {
-	u32 i = t->head;
-
-	dy = clamp_s64(dy, -TC_DY_MAX, TC_DY_MAX);
-	if (t->n == TLBP_TC_RING) {
-		/* The oldest sample leaves the sums. */
-		t->sxx -= (s64)t->dx[i] * t->dx[i];
-		t->szz -= (s64)t->dz[i] * t->dz[i];
-		t->sxz -= (s64)t->dx[i] * t->dz[i];
-		t->sxy -= (s64)t->dx[i] * t->dy[i];
-		t->szy -= (s64)t->dz[i] * t->dy[i];
-	} else {
-		t->n++;
-	}
-	t->dx[i] = (s32)dx;
-	t->dz[i] = (s32)dz;
-	t->dy[i] = (s32)dy;
-	t->sxx += dx * dx;
-	t->szz += dz * dz;
-	t->sxz += dx * dz;
-	t->sxy += dx * dy;
-	t->szy += dz * dy;
-	t->head = (i + 1) % TLBP_TC_RING;
+	fit_add(&t->fit, dx, dz, dy);
 	t->stats.samples++;
 	estimate(t);
 	set_fast(t);
@@ -214,7 +259,7 @@ static bool measure(struct tlbp_tc *t, const struct tlbp_tc_clock *s, u64 widene
 	*dy = (*dt - flushing) / *reqs;
 	*dt /= *reqs;
 	/* Flushing's time earns credit: the flushes, and R each full flush... */
-	flushing += (s64)t->r_lo * nf;
+	flushing += (s64)t->fit.r_lo * nf;
 	t->credit += flushing >> TC_CREDIT_SHIFT;
 	/* ...a tick's worth of it banked at most. */
 	bank = flushing / *reqs * TLBP_TC_TICK;
@@ -250,7 +295,7 @@ static void stop(struct tlbp_tc *t)
  */
 static void start(struct tlbp_tc *t)
 {
-	u32 lo = threshold_for(t, t->r_lo), hi = threshold_for(t, t->r_hi);
+	u32 lo = threshold_for(t, t->fit.r_lo), hi = threshold_for(t, t->fit.r_hi);
 	bool down, up;
 	s64 worst;
 	u64 pay;
@@ -264,7 +309,7 @@ static void start(struct tlbp_tc *t)
 	 */
 	lo = tlbp_min_u32(lo, tlbp_min_u32(t->thr[0], t->biggest) / 2);
 	hi = tlbp_max_u32(hi, 2 * t->thr[0] + 2);
-	pay = (u64)t->credit / TC_KMIN + t->full + (u64)t->r_lo;
+	pay = (u64)t->credit / TC_KMIN + t->full + (u64)t->fit.r_lo;
 	hi = tlbp_min_u32(tlbp_min_u32(hi, tlbp_ratio(pay, t->invlpg)), t->biggest);
 	down = lo < t->thr[0];
 	up = hi > t->thr[0];
@@ -273,8 +318,8 @@ static void start(struct tlbp_tc *t)
 	t->dir = down && up ? !t->dir : up;
 	t->lo = t->dir ? t->thr[0] : lo;
 	t->hi = t->dir ? hi : t->thr[0];
-	worst = t->dir ? (s64)t->hi * t->invlpg - t->full - t->r_lo :
-		(s64)t->full + t->r_hi - (s64)(t->lo + 1) * t->invlpg;
+	worst = t->dir ? (s64)t->hi * t->invlpg - t->full - t->fit.r_lo :
+		(s64)t->full + t->fit.r_hi - (s64)(t->lo + 1) * t->invlpg;
 	t->klen = worst > 0 ? (u32)clamp_s64(t->credit / worst, TC_KMIN, TLBP_TC_EPOCH) :
 		  TLBP_TC_EPOCH;
 	t->phase = TC_FIRST;
@@ -386,12 +431,20 @@ void tlbp_tc_tick(struct tlbp_tc *t, const struct tlbp_tc_clock *c)
 		t->biggest >>= 1;
 }
 
-bool tlbp_tc_decide(struct tlbp_tc *t, unsigned long entries, bool remote,
+bool tlbp_tc_decide(struct tlbp_tc *t, unsigned long entries, const struct tlbp_tc_peers *peers,
 		    const struct tlbp_tc_clock *c, enum tlbp_tc_reason *why)
 {
-	bool in_band, keep;
+	bool in_band, keep, remote = peers;
 
 	t->stats.decisions++;
+	if (remote) {
+		u32 thr = remote_threshold(t, peers);
+
+		if (thr != t->thr[1]) {
+			t->thr[1] = thr;
+			set_fast(t);
+		}
+	}
 	*why = t->why == TLBP_TC_OK ? TLBP_TC_R_TIMED : TLBP_TC_R_STOCK;
 	if (entries > t->biggest)
 		t->biggest = (u32)tlbp_min_u64(entries, t->cap);
@@ -419,6 +472,56 @@ bool tlbp_tc_decide(struct tlbp_tc *t, unsigned long entries, bool remote,
 	if (!keep)
 		t->widened += entries;
 	return keep;
+}
+
+/*
+ * The flushes other CPUs ask this one to execute, timed on this CPU: an
+ * epoch of TLBP_TC_TICK of them, from the end of one to the end of the
+ * last, less the flushes' own cost, per flush, paired with the epoch
+ * before.  What varies between the two is how many the asking CPUs
+ * widened (their thresholds, stock's ranges above 33) and, with it, the
+ * refills here.  An epoch another task or a switch broke is not measured.
+ */
+void tlbp_tc_executed(struct tlbp_tc *t, unsigned long pages, const struct tlbp_tc_clock *c)
+{
+	struct tlbp_tc_remote *x = &t->remote;
+	s64 dt, dx, dy;
+
+	if (!t->cost_ok)
+		return;
+	if (x->timing && c->who == x->who) {
+		x->flushes++;
+		if (pages == TLBP_FLUSH_ALL)
+			x->fulls++;
+		else
+			x->pages += pages;
+		if (x->flushes < TLBP_TC_TICK)
+			return;
+		dt = (s64)(c->now - x->now);
+		if (c->now - x->now < TC_EPOCH_MAX) {
+			dx = ((s64)x->fulls << TC_DX_SHIFT) / TLBP_TC_TICK;
+			dy = (dt - (s64)t->invlpg * (s64)x->pages - (s64)t->full * x->fulls) /
+			     TLBP_TC_TICK;
+			if (x->paired && dx != x->dx) {
+				fit_add(&x->fit, dx - x->dx, 0, dy - x->dy);
+				fit_solve(&x->fit, t->r_max);
+				x->samples++;
+			}
+			x->paired = 1;
+			x->dx = dx;
+			x->dy = dy;
+		} else {
+			x->paired = 0;
+		}
+	} else {
+		x->paired = 0;
+	}
+	x->timing = 1;
+	x->now = c->now;
+	x->who = c->who;
+	x->flushes = 0;
+	x->fulls = 0;
+	x->pages = 0;
 }
 
 const char *tlbp_tc_why_name(enum tlbp_tc_why why)

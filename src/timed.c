@@ -10,6 +10,8 @@
  * measures; arm64: local_clock()), "who" a task's pid and its context
  * switches, and its counts this CPU's own counters of user requests: what
  * it kept one by one (pages; arm64: TLBI operations) and its full flushes.
+ * Where the flushes of other CPUs run here (x86: IPIs), the tlb:tlb_flush
+ * probe times them too (tlbp_timed_executed()).
  */
 #include <linux/cpumask.h>
 #include <linux/irqflags.h>
@@ -56,6 +58,13 @@ const char *tlbp_controller_name(void)
 }
 
 static struct tlbp_costs timed_costs;
+bool tlbp_timed_peers_wanted;
+
+/* Who runs: anything that changes when another task runs or this one is switched out. */
+static u64 who_runs(void)
+{
+	return ((u64)current->pid << 40) ^ (current->nvcsw + current->nivcsw);
+}
 
 /* This CPU's clock, before the request at hand is counted. */
 static void read_clock(struct tlbp_tc_clock *c)
@@ -63,7 +72,7 @@ static void read_clock(struct tlbp_tc_clock *c)
 	const struct tlbp_counters *k = this_cpu_ptr(&tlbp_stats);
 
 	c->now = tlbp_arch_clock();
-	c->who = ((u64)current->pid << 40) ^ (current->nvcsw + current->nivcsw);
+	c->who = who_runs();
 	c->fulls = READ_ONCE(k->c[TLBP_USER_WIDENED]) + READ_ONCE(k->c[TLBP_USER_CALLER_FULL]);
 	c->requests = READ_ONCE(k->c[TLBP_USER_PERPAGE]) + c->fulls;
 	c->pages = READ_ONCE(k->c[TLBP_USER_PAGES]);
@@ -81,9 +90,27 @@ static void publish(const struct tlbp_tc *t, bool on)
 	tlbp_arch_allow(tlbp_tc_ceiling(t));
 }
 
-bool tlbp_timed_decide(unsigned long entries, bool remote, enum tlbp_tc_reason *why)
+/*
+ * The other CPUs of @reach, each with what it measured of its own refills
+ * after the flushes it executed for others.  Asking for them also keeps
+ * the probe that measures them registered (adaptive_x86.c).
+ */
+static void add_peers(struct tlbp_tc_peers *p, const struct cpumask *reach)
+{
+	unsigned int cpu, self = smp_processor_id();
+
+	for_each_cpu(cpu, reach)
+		if (cpu != self)
+			tlbp_tc_peer_add(p, per_cpu_ptr(&tlbp_cpu_tc, cpu));
+	if (!READ_ONCE(tlbp_timed_peers_wanted))
+		WRITE_ONCE(tlbp_timed_peers_wanted, true);
+}
+
+bool tlbp_timed_decide(unsigned long entries, bool remote, const struct cpumask *reach,
+		       enum tlbp_tc_reason *why)
 {
 	bool read = false, keep = false;
+	struct tlbp_tc_peers peers = { 0 };
 	struct tlbp_tc_clock c;
 	unsigned long flags;
 	struct tlbp_tc *t;
@@ -101,12 +128,21 @@ bool tlbp_timed_decide(unsigned long entries, bool remote, enum tlbp_tc_reason *
 		if (!keep) {
 			if (tlbp_tc_wants_clock(t) && !read)
 				read_clock(&c);
-			keep = tlbp_tc_decide(t, entries, remote, &c, why);
+			if (remote && reach)
+				add_peers(&peers, reach);
+			keep = tlbp_tc_decide(t, entries, remote ? &peers : NULL, &c, why);
 		}
 	}
 	publish(t, true);
 	local_irq_restore(flags);
 	return keep;
+}
+
+void tlbp_timed_executed(unsigned long pages, u64 generation)
+{
+	struct tlbp_tc_clock c = { .now = tlbp_arch_clock(), .who = who_runs() ^ generation };
+
+	tlbp_tc_executed(this_cpu_ptr(&tlbp_cpu_tc), pages, &c);
 }
 
 u32 tlbp_timed_ceiling(unsigned int cpu)
@@ -143,17 +179,19 @@ void tlbp_timed_apply(bool on, const struct tlbp_costs *costs)
 int tlbp_timed_show_cpu(char *buf, int len, unsigned int cpu)
 {
 	const struct tlbp_tc *t = per_cpu_ptr(&tlbp_cpu_tc, cpu);
+	const struct tlbp_tc_fit *x = &t->remote.fit;
+	bool on = READ_ONCE(tlbp_timed_on);
 	u8 why = READ_ONCE(t->why);
 
-	bool on = READ_ONCE(tlbp_timed_on);
-
 	return len + sysfs_emit_at(buf, len,
-				   "cpu=%u mode=%s why=%s keep=%u remote_keep=%u refill=%d refill_lo=%d refill_hi=%d samples=%u probes=%u epochs=%u voided=%u decisions=%u\n",
+				   "cpu=%u mode=%s why=%s keep=%u remote_keep=%u refill=%d refill_lo=%d refill_hi=%d samples=%u probes=%u epochs=%u voided=%u decisions=%u remote_refill=%d remote_refill_lo=%d remote_refill_hi=%d remote_samples=%u\n",
 				   cpu, on && why == TLBP_TC_OK ? "time" : "stock",
 				   on ? tlbp_tc_why_name(why) : "off",
-				   READ_ONCE(t->thr[0]), READ_ONCE(t->thr[1]), READ_ONCE(t->r),
-				   READ_ONCE(t->r_lo), READ_ONCE(t->r_hi),
+				   READ_ONCE(t->thr[0]), READ_ONCE(t->thr[1]), READ_ONCE(t->fit.r),
+				   READ_ONCE(t->fit.r_lo), READ_ONCE(t->fit.r_hi),
 				   READ_ONCE(t->stats.samples), READ_ONCE(t->stats.probes),
 				   READ_ONCE(t->stats.epochs), READ_ONCE(t->stats.voided),
-				   READ_ONCE(t->stats.decisions));
+				   READ_ONCE(t->stats.decisions), READ_ONCE(x->r),
+				   READ_ONCE(x->r_lo), READ_ONCE(x->r_hi),
+				   READ_ONCE(t->remote.samples));
 }

@@ -11,6 +11,8 @@
 #include <linux/percpu.h>
 #include "tlbpath/timectl.h"
 
+struct cpumask;
+
 DECLARE_PER_CPU(struct tlbp_tc, tlbp_cpu_tc);
 
 /* The controller parameter: which controller the adaptive default runs. */
@@ -37,9 +39,23 @@ static __always_inline bool tlbp_timed_count(void)
  * The hook's slow path, preemption off, before the request is counted:
  * the tick if due, then the decision on a range of @entries (keep: true)
  * and its reason for the tracepoint.  @remote: the flush reaches other
- * CPUs.  TLB_FLUSH_ALL (@entries ~0UL) ticks, and is not decided.
+ * CPUs; @reach: which, where they execute it themselves and time it
+ * (x86 IPIs: mm_cpumask()), else NULL (arm64's broadcast TLBI, x86's
+ * INVLPGB).  TLB_FLUSH_ALL (@entries ~0UL) ticks, and is not decided.
  */
-bool tlbp_timed_decide(unsigned long entries, bool remote, enum tlbp_tc_reason *why);
+bool tlbp_timed_decide(unsigned long entries, bool remote, const struct cpumask *reach,
+		       enum tlbp_tc_reason *why);
+
+/* A remote range was decided with its peers since this was last cleared. */
+extern bool tlbp_timed_peers_wanted;
+
+/*
+ * The tlb:tlb_flush probe, interrupts off, on a CPU that executed a flush
+ * another CPU asked for: @pages one by one, or TLBP_FLUSH_ALL.
+ * @generation: changes each time the probe is registered again, so that
+ * no epoch spans a time it was not.
+ */
+void tlbp_timed_executed(unsigned long pages, u64 generation);
 
 /* The tracepoint's reason for a decision of the controller. */
 static inline enum tlbp_reason tlbp_timed_reason(enum tlbp_tc_reason r)

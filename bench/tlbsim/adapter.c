@@ -23,7 +23,9 @@
  *  - "tlbpath-time", src/timectl.c (timectl.h's contract): every request
  *    counts down the asking CPU's epoch, which ends with its clock and
  *    its counts of pages kept and full flushes; above its fast value it
- *    decides, remote or local.
+ *    decides, a remote range with the bounds of the other CPUs it
+ *    reaches, each of which times the flushes it executes for others
+ *    (tlbp_tc_executed(), as the module's tlb:tlb_flush probe does).
  * Their costs are the run's, as calibration would measure them: INVLPG,
  * full flush, a walk as the refill.  "tlbpath", the module's default
  * where a PMU counts walks, is one of them (SIM_TP_DEFAULT below).
@@ -160,9 +162,17 @@ void sim_tlbpath_request(struct sim_tlbpath *a, unsigned int cpu, const struct t
 		if (getenv("TLBSIM_DEBUG"))
 			fprintf(stderr, "tc cpu %u now %llu phase %u probing %u band (%u,%u] thr %u/%u r %d [%d,%d] n %u credit %lld epochs %u voided %u\n",
 				cpu, (unsigned long long)c->now, t->phase, t->probing, t->lo, t->hi,
-				t->thr[0], t->thr[1], t->r, t->r_lo, t->r_hi, t->n, (long long)t->credit,
+				t->thr[0], t->thr[1], t->fit.r, t->fit.r_lo, t->fit.r_hi, t->fit.n,
+				(long long)t->credit,
 				t->stats.epochs, t->stats.voided);
 	}
+}
+
+void sim_tlbpath_remote(struct sim_tlbpath *a, unsigned int cpu, unsigned long pages,
+			const struct tlbp_tc_clock *c)
+{
+	if (a->on && a->tcs && cpu < a->ncpus)
+		tlbp_tc_executed(&((struct tlbp_tc *)a->tcs)[cpu], pages, c);
 }
 
 /* The hook: the fast value first, then the controller with its peers' keep. */
@@ -242,9 +252,16 @@ bool sim_tlbpath_perpage(struct sim_tlbpath *a, const struct sim_flush_call *c)
 	if (a->kind == SIM_TP_TIME || a->kind == SIM_TP_BOTH) {
 		struct tlbp_tc *t = &((struct tlbp_tc *)a->tcs)[c->cpu];
 
+		struct tlbp_tc_peers peers = { 0 };
 		enum tlbp_tc_reason why;
+		unsigned int i;
 
-		return n <= tlbp_tc_fast(t) || tlbp_tc_decide(t, n, c->nr_cpus > 1, c->clock, &why);
+		if (n <= tlbp_tc_fast(t))
+			return true;
+		for (i = 0; i < c->ncpus && i < a->ncpus; i++)
+			if (i != c->cpu && c->reached[i])
+				tlbp_tc_peer_add(&peers, &((struct tlbp_tc *)a->tcs)[i]);
+		return tlbp_tc_decide(t, n, c->nr_cpus > 1 ? &peers : NULL, c->clock, &why);
 	}
 	p = policy_of(a);
 

@@ -310,10 +310,10 @@ static uint64_t xorshift64(uint64_t *s)
 #define BREAK_EVERY	64
 
 /*
- * A flush request on @me: with noise, random extra time up to the
- * interval's own work since its last request (its accesses' time, which
- * no decision changes: noise independent of the decision), and now and
- * then a break.
+ * A flush request on @me, or one it executes for another CPU: with noise,
+ * random extra time up to the interval's own work since the last (its
+ * accesses' time, which no decision changes: noise independent of the
+ * decision), and now and then a break.
  */
 static void request_noise(struct cpu_tlb *me, uint64_t *rng)
 {
@@ -343,6 +343,8 @@ int sim_run(const struct sim_trace *t, const struct sim_cpu_model *m,
 	bool *active = calloc(ncpus, sizeof(*active));
 	uint32_t w = m->walkers ? m->walkers : 1;
 	uint64_t rng = p->noise ? 0x9e3779b97f4a7c15ull ^ p->noise : 0;
+	/* The CPUs a flush reaches draw their noise apart: the asking CPUs' stays as it was. */
+	uint64_t rng_remote = p->noise ? 0x7f4a7c159e3779b9ull ^ p->noise : 0;
 	struct sim_tlbpath tp = { 0 };
 	enum sim_tlbpath_kind kind;
 	uint64_t now = 0;
@@ -447,7 +449,10 @@ int sim_run(const struct sim_trace *t, const struct sim_cpu_model *m,
 			me->tc.pages += e->entries;
 		else
 			me->tc.fulls++;
-		/* Each CPU reached flushes; the asking one waits for them all. */
+		/*
+		 * Each CPU reached flushes; the asking one waits for them all.
+		 * The others' clocks, with their noise, time it there.
+		 */
 		for (i = 0; i < t->ncpus; i++) {
 			if (!active[i])
 				continue;
@@ -456,13 +461,17 @@ int sim_run(const struct sim_trace *t, const struct sim_cpu_model *m,
 				r->full_flushes++;
 				cpu[i].clock += c->full;
 				sim_tlbpath_executed(&tp, i, ~0UL, cpu[i].walks, cpu[i].clock);
-				continue;
+			} else {
+				for (j = 0; j < e->entries; j++)
+					invlpg(&cpu[i], e->addr + (j << e->shift));
+				r->invlpg += e->entries;
+				cpu[i].clock += e->entries * c->invlpg;
+				sim_tlbpath_executed(&tp, i, e->entries, cpu[i].walks, cpu[i].clock);
 			}
-			for (j = 0; j < e->entries; j++)
-				invlpg(&cpu[i], e->addr + (j << e->shift));
-			r->invlpg += e->entries;
-			cpu[i].clock += e->entries * c->invlpg;
-			sim_tlbpath_executed(&tp, i, e->entries, cpu[i].walks, cpu[i].clock);
+			if (i != e->cpu) {
+				request_noise(&cpu[i], &rng_remote);
+				sim_tlbpath_remote(&tp, i, perpage ? e->entries : ~0UL, &cpu[i].tc);
+			}
 		}
 	}
 

@@ -234,6 +234,9 @@ struct tlbp_tc_clock;
  */
 void sim_tlbpath_request(struct sim_tlbpath *a, unsigned int cpu, const struct tlbp_tc_clock *c);
 bool sim_tlbpath_perpage(struct sim_tlbpath *a, const struct sim_flush_call *c);
+/* A flush another CPU asked for, executed on @cpu, whose clock is @c: its time controller's. */
+void sim_tlbpath_remote(struct sim_tlbpath *a, unsigned int cpu, unsigned long pages,
+			const struct tlbp_tc_clock *c);
 /*
  * A flush executed on @cpu: @pages invalidated one by one, or all
  * (~0UL); @walks the CPU's page-walk counter, @now its clock.

@@ -22,7 +22,8 @@
  *         from here on);
  *      2. a range of entries <= tlbp_tc_fast(): keep it, nothing else;
  *      3. otherwise tlbp_tc_decide(), with the clock when
- *         tlbp_tc_wants_clock() says so: true keeps.
+ *         tlbp_tc_wants_clock() says so, and the peers where the range
+ *         reaches other CPUs: true keeps.
  *    TLB_FLUSH_ALL requests are counted (1.) and never decided.
  *
  *  - The clock (struct tlbp_tc_clock) is read before the request is
@@ -31,6 +32,15 @@
  *    plus its context switches), and this CPU's running counts of user
  *    flush requests made here, of the pages it kept among them, and of
  *    full flushes among them (widened or asked for).
+ *
+ *  - A flush another CPU asked for and this one executes (x86: the IPI's
+ *    tlb:tlb_flush), interrupts off: tlbp_tc_executed() with the clock
+ *    (only now and who are read).  This CPU's own refills after such
+ *    flushes are what the asking CPU cannot time; it reads them here.
+ *
+ *  - A range that reaches other CPUs is decided with their estimates,
+ *    summed by tlbp_tc_peer_add() over every other CPU it reaches (read
+ *    racily: each field is written whole by its own CPU).
  *
  *  - Its state is the CPU's own: touched only there, one writer.
  */
@@ -73,14 +83,49 @@ struct tlbp_tc_stats {
 	u32 decisions;		/* tlbp_tc_decide() calls */
 };
 
+/*
+ * R, a full flush's refills in ticks, by least squares over the last
+ * TLBP_TC_RING samples, each the difference of two epochs per request:
+ * full flushes (dx, x 2^8), pages asked for (dz, x 2^4) and residual
+ * ticks (dy), with their sums of products; and its bounds.
+ */
+struct tlbp_tc_fit {
+	s32 dx[TLBP_TC_RING], dz[TLBP_TC_RING], dy[TLBP_TC_RING];
+	s64 sxx, szz, sxz, sxy, szy;
+	u32 n, head;
+	s32 r, r_lo, r_hi;	/* R and its bounds, ticks */
+	u8 ok;			/* enough samples: the bounds hold */
+};
+
+/*
+ * The flushes other CPUs asked this one to execute, in epochs of
+ * TLBP_TC_TICK, each paired with the one before: their full flushes vary
+ * with the asking CPUs' decisions, and this CPU's time with its refills.
+ */
+struct tlbp_tc_remote {
+	struct tlbp_tc_fit fit;
+	u64 now, who;		/* the epoch's start */
+	u64 pages;		/* kept one by one in it */
+	u32 flushes, fulls;
+	s64 dx, dy;		/* the epoch before, per flush */
+	u32 samples;		/* pairs of epochs that measured something */
+	u8 timing, paired;
+};
+
+/* The other CPUs a range reaches, as tlbp_tc_peer_add() sums them. */
+struct tlbp_tc_peers {
+	u32 n;			/* CPUs */
+	u32 unknown;		/* of them, without bounds yet */
+	s64 lo, hi;		/* the sums of the others' bounds of R */
+};
+
 /* Per-CPU state: touched only by its own CPU. */
 struct tlbp_tc {
 	/* The hook's. */
 	u32 fast;		/* keep ranges up to this many entries, no call */
 	s32 left;		/* requests until tlbp_tc_tick(): at 0 or below */
 	/* What it has learnt: [0] local ranges, [1] remote ones. */
-	u32 thr[2];
-	s32 r, r_lo, r_hi;	/* refills a full flush costs, ticks, and its bounds */
+	u32 thr[2];		/* [1]: with the peers of the last remote range */
 	u8 why;
 	/* Fixed at init. */
 	u8 cost_ok;
@@ -110,14 +155,8 @@ struct tlbp_tc {
 	u64 tick_widened;
 	s64 nat_dx, nat_dz, nat_dy;
 	u64 widened;		/* pages of the ranges it widened, so far */
-	/*
-	 * The last samples, each the difference of two epochs per request:
-	 * full flushes (dx, x 2^8), pages asked for (dz, x 2^4) and
-	 * residual ticks (dy); and their sums of products.
-	 */
-	s32 dx[TLBP_TC_RING], dz[TLBP_TC_RING], dy[TLBP_TC_RING];
-	s64 sxx, szz, sxz, sxy, szy;
-	u32 n, head;
+	struct tlbp_tc_fit fit;	/* R of its own requests */
+	struct tlbp_tc_remote remote;	/* R of the flushes it executes for others */
 	s64 credit;		/* what experiments may still cost, ticks */
 	u32 rng;
 	struct tlbp_tc_stats stats;
@@ -135,12 +174,30 @@ static inline bool tlbp_tc_wants_clock(const struct tlbp_tc *t)
 }
 
 /*
- * A range of @entries above tlbp_tc_fast(), asked on this CPU; @remote:
- * the flush reaches other CPUs too; @c: the clock, where wanted.  True:
- * keep it; @why says why.
+ * A range of @entries above tlbp_tc_fast(), asked on this CPU; @peers:
+ * the other CPUs the flush reaches (NULL: none; with no peer counted,
+ * their refills are unknown); @c: the clock, where wanted.  True: keep
+ * it; @why says why.
  */
-bool tlbp_tc_decide(struct tlbp_tc *t, unsigned long entries, bool remote,
+bool tlbp_tc_decide(struct tlbp_tc *t, unsigned long entries, const struct tlbp_tc_peers *peers,
 		    const struct tlbp_tc_clock *c, enum tlbp_tc_reason *why);
+
+/* A flush asked for elsewhere, executed here: @pages one by one, or TLBP_FLUSH_ALL. */
+void tlbp_tc_executed(struct tlbp_tc *t, unsigned long pages, const struct tlbp_tc_clock *c);
+
+/* @peer's bounds of its refills after flushes it executes for others, into @p. */
+static inline void tlbp_tc_peer_add(struct tlbp_tc_peers *p, const struct tlbp_tc *peer)
+{
+	const struct tlbp_tc_fit *f = &peer->remote.fit;
+
+	p->n++;
+	if (!f->ok) {
+		p->unknown++;
+		return;
+	}
+	p->lo += f->r_lo;
+	p->hi += f->r_hi;
+}
 
 /* Quiet: no tick for as long as it stays so (the controller is not deciding). */
 #define TLBP_TC_IDLE		0x7fffffff
@@ -157,7 +214,8 @@ static inline u32 tlbp_tc_fast(const struct tlbp_tc *t)
  */
 static inline u32 tlbp_tc_fast_widen(const struct tlbp_tc *t, bool remote)
 {
-	u32 w = t->thr[remote];
+	/* Other peers may keep more than the last ones: below stock, decide. */
+	u32 w = remote && t->thr[1] < t->stock ? t->stock : t->thr[remote];
 
 	if (t->phase && (t->dir || !remote) && t->hi > w)
 		w = t->hi;

@@ -56,18 +56,44 @@ static s64 cost_of(const struct cpu *p, unsigned long n, bool keep)
 	return keep ? (s64)n * INVLPG : FULL + p->r;
 }
 
-/* One request of @n entries, decided and executed, then its interval. */
-static bool step(struct cpu *p, unsigned long n, bool remote)
+/* A flush executed on @p (@remote: asked elsewhere, and timed), then its interval. */
+static void execute(struct cpu *p, unsigned long n, bool keep, bool remote)
+{
+	s64 refill;
+
+	if (!keep)
+		p->pending = p->r;	/* the TLB is empty again */
+	p->c.now += keep ? (s64)n * INVLPG : FULL;
+	if (remote)
+		tlbp_tc_executed(&p->t, keep ? n : TLBP_FLUSH_ALL, &p->c);
+	refill = p->spread ? p->r / p->spread : p->r;
+	refill = refill < p->pending ? refill : p->pending;
+	p->pending -= refill;
+	p->c.now += W + refill + (p->noise ? rnd(p) % (W + 1) : 0);
+	p->cost += (keep ? (s64)n * INVLPG : FULL) + refill;
+	if (p->break_every && !(rnd(p) % p->break_every))
+		p->c.who++;
+}
+
+/*
+ * One request of @n entries on @p, decided and executed, then its
+ * interval; @peer: a second CPU the flush reaches, which executes it too
+ * and times it (NULL: a local flush).
+ */
+static bool step2(struct cpu *p, unsigned long n, struct cpu *peer)
 {
 	enum tlbp_tc_reason why = TLBP_TC_R_STOCK;
+	struct tlbp_tc_peers peers = { 0 };
 	bool keep, rule;
-	s64 refill;
 
 	if (--p->t.left <= 0)
 		tlbp_tc_tick(&p->t, &p->c);
-	rule = n <= p->t.thr[remote];
+	if (peer)
+		tlbp_tc_peer_add(&peers, &peer->t);
 	keep = n <= tlbp_tc_fast(&p->t) ||
-	       tlbp_tc_decide(&p->t, n, remote, tlbp_tc_wants_clock(&p->t) ? &p->c : NULL, &why);
+	       tlbp_tc_decide(&p->t, n, peer ? &peers : NULL,
+			      tlbp_tc_wants_clock(&p->t) ? &p->c : NULL, &why);
+	rule = n <= p->t.thr[!!peer];
 	if (keep != rule && why != TLBP_TC_R_PROBE)
 		p->loss = 1LL << 60;	/* a decision other than the rule's, not a probe */
 	if (keep != rule) {
@@ -75,22 +101,27 @@ static bool step(struct cpu *p, unsigned long n, bool remote)
 		p->loss += cost_of(p, n, keep) - cost_of(p, n, rule);
 	}
 	p->c.requests++;
-	if (keep) {
+	if (keep)
 		p->c.pages += n;
-	} else {
+	else
 		p->c.fulls++;
-		p->pending = p->r;	/* the TLB is empty again */
-	}
-	p->c.now += keep ? (s64)n * INVLPG : FULL;
-	refill = p->spread ? p->r / p->spread : p->r;
-	refill = refill < p->pending ? refill : p->pending;
-	p->pending -= refill;
-	p->c.now += W + refill + (p->noise ? rnd(p) % (W + 1) : 0);
-	p->cost += (keep ? (s64)n * INVLPG : FULL) + refill;
 	p->flushing += keep ? (s64)n * INVLPG : FULL + p->r;
-	if (p->break_every && !(rnd(p) % p->break_every))
-		p->c.who++;
+	execute(p, n, keep, false);
+	if (peer)
+		execute(peer, n, keep, true);
 	return keep;
+}
+
+/* The same, remote: reaching a second CPU that never times anything. */
+static bool step(struct cpu *p, unsigned long n, bool remote)
+{
+	static struct cpu silent;
+
+	if (remote && !silent.c.now) {
+		silent.c.now = 1;
+		silent.t.cost_ok = 0;	/* it never learns: its refills stay unknown */
+	}
+	return step2(p, n, remote ? &silent : NULL);
 }
 
 /* @count requests of sizes 1, 3, ... 2 * @half - 1 in turn. */
@@ -197,6 +228,82 @@ static void test_remote(void)
 	       "remote, R = 0: every range up to 31 kept (threshold %u)", p.t.thr[1]);
 }
 
+/*
+ * Two CPUs: @p asks for every flush, ranges of 1..63 entries in turn (so
+ * stock's own decisions vary), and re-uses nothing; @q executes each one
+ * too and refills @rq ticks after a full flush.  What both pay, and what
+ * stock would.
+ */
+static void run_pair(struct cpu *p, struct cpu *q, s64 rq, unsigned int count,
+		     unsigned int *widened_small)
+{
+	unsigned int i;
+
+	cpu_init(p, 0);
+	cpu_init(q, rq);
+	q->rng ^= 0x5555;
+	*widened_small = 0;
+	for (i = 0; i < count; i++) {
+		unsigned long n = i % 63 + 1;
+
+		if (!step2(p, n, q) && n <= TLBP_STOCK_CEILING)
+			++*widened_small;
+	}
+}
+
+static s64 stock_pair(s64 rq, unsigned int count)
+{
+	s64 cost = 0;
+	unsigned int i;
+
+	for (i = 0; i < count; i++) {
+		unsigned long n = i % 63 + 1;
+
+		cost += n <= TLBP_STOCK_CEILING ? 2 * (s64)n * INVLPG : 2 * FULL + rq;
+	}
+	return cost;
+}
+
+/*
+ * The other CPU's refills, timed there: where it re-uses nothing, remote
+ * ranges are widened below stock; where it re-uses much, never, though
+ * the asking CPU itself re-uses nothing.
+ */
+static void test_peers(void)
+{
+	unsigned int small;
+	struct cpu p, q;
+	s64 stock;
+
+	run_pair(&p, &q, 20000, 6000, &small);
+	tap_ok(q.t.remote.fit.ok && q.t.remote.fit.r_lo <= 20000 && q.t.remote.fit.r_hi >= 20000,
+	       "peer, R = 20000: measured %d [%d, %d] from %u samples", q.t.remote.fit.r,
+	       q.t.remote.fit.r_lo, q.t.remote.fit.r_hi, q.t.remote.samples);
+
+	run_pair(&p, &q, 0, 6000, &small);
+	stock = stock_pair(0, 6000);
+	tap_ok(q.t.remote.fit.ok && p.t.thr[1] < 33 && small > 0 &&
+	       (p.cost + q.cost) * 10 <= stock * 6,
+	       "peer, R = 0: remote ranges widened above %u (%u below stock), both CPUs cost %lld, stock %lld (<= 0.6)",
+	       p.t.thr[1], small, (long long)(p.cost + q.cost), (long long)stock);
+
+	run_pair(&p, &q, 60000, 6000, &small);
+	stock = stock_pair(60000, 6000);
+	tap_ok(q.t.remote.fit.ok && !small && p.t.thr[1] >= 33 &&
+	       (p.cost + q.cost) * 100 <= stock * 102,
+	       "peer, R = 60000, the asking CPU's own R = 0: nothing widened below stock, remote threshold %u, both CPUs cost %lld, stock %lld (<= 1.02)",
+	       p.t.thr[1], (long long)(p.cost + q.cost), (long long)stock);
+
+	cpu_init(&p, 0);
+	cpu_init(&q, 0);
+	q.break_every = 1;
+	for (small = 0; small < 6000; small++)
+		step2(&p, small % 63 + 1, &q);
+	tap_ok(!q.t.remote.fit.ok && !q.t.remote.samples && p.t.thr[1] >= 33,
+	       "peer with a context switch in every interval: nothing measured, remote threshold %u (stock)",
+	       p.t.thr[1]);
+}
+
 /* A break in every request: no epoch is measured, and it stays stock. */
 static void test_breaks(void)
 {
@@ -287,12 +394,13 @@ static void test_determinism(void)
 
 int main(void)
 {
-	tap_plan(19);
+	tap_plan(23);
 	test_start();
 	test_widen();
 	test_keep();
 	test_even();
 	test_remote();
+	test_peers();
 	test_breaks();
 	test_spread();
 	test_bound();

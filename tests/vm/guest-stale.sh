@@ -14,6 +14,22 @@ echo auto > $T/threshold
 diag "tlbpath counters: perpage=$(cnt user_perpage) widened=$(cnt user_widened) remote=$(cnt user_remote) pages=$(cnt user_pages)"
 check "the detector's flushes went through tlbpath (remote, kept and widened)" \
 	test "$(cnt user_remote)" -gt 0 -a "$(cnt user_perpage)" -gt 0 -a "$(cnt user_widened)" -gt 0
+
+# Ranges that reach other CPUs, at auto: the CPUs an IPI reaches time
+# their own refills after them (the time controller's tlb:tlb_flush
+# probe, registered within a second of the first remote range decided),
+# and the asking CPU decides with what they measured.  Ranges of 1..64
+# pages, one thread touching memory on another CPU: stock's own decisions
+# vary, and that CPU's epochs with them.
+for round in 1 2 3 4 5 6 7 8; do
+	mprotect -n 64 -l 20 -p 16 -t 1 -c 8 >/dev/null
+	samples=$(sed -n 's/.* remote_samples=\([0-9]*\).*/\1/p' $T/adapt/by_cpu | sort -n | tail -n 1)
+	[ "${samples:-0}" -gt 0 ] && break
+done
+sed 's/^/# peers: /' $T/adapt/by_cpu
+check "the CPUs remote ranges reach time their own refills (remote_samples ${samples:-0}, round $round)" \
+	[ "${samples:-0}" -gt 0 ]
+check "tlbpath auto, deciding with the peers' refills: no stale TLB entry" detect "auto, peers"
 rmmod tlbpath
 
 # The detector must be able to fail: dropflush narrows every ranged flush.
