@@ -19,10 +19,50 @@ csv=$dir/sim.csv
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-awk -F, -v plotdir="$tmp" -v corpus_tsv="$corpus_tsv" '
+# Each generated workload's CPUs, from its trace (tlbsim's own count):
+# one CPU's own ranges, or ranges that reach others.  The real programs
+# (app-*) are a kind of their own.
+sim=$(dirname "$0")
+for t in "$sim"/build/traces/*.trace; do
+	[ -e "$t" ] || continue
+	n=$("$sim/build/tlbsim" -H -p stock -c geom:l1d_4k=64 "$t" 2>/dev/null | head -n 1 |
+		sed -n 's/.* \([0-9]*\) CPUs.*/\1/p')
+	echo "$(basename "$t" .trace) ${n:-0}"
+done >"$tmp/cpus"
+
+awk -F, -v plotdir="$tmp" -v corpus_tsv="$corpus_tsv" -v cpus_txt="$tmp/cpus" '
 function ratio(a, b) { return b ? sprintf("%.3f", a / b) : "-" }
 # The real programs: their flushes by size, then per cost set and loads
 # what stock, the best fixed threshold and the default cost, over the CPUs.
+# The default by kind of workload: geometric means of default / stock
+# and / best fixed, and how many cells reach 0.90 and 0.75 of stock or
+# go above 1.02 of it.
+function kinds(   line, f, k, kk, cs, w, c, s, b, d, kind, nk, ls, lb, n90, n75, n102, label) {
+	while ((getline line < cpus_txt) > 0) {
+		split(line, f, " ")
+		wcpus[f[1]] = f[2]
+	}
+	label[1] = "one CPU'"'"'s own ranges"
+	label[2] = "ranges that reach other CPUs"
+	label[3] = "real programs"
+	for (kk in cellkey) {
+		split(kk, f, SUBSEP); cs = f[1]; w = f[2]; c = f[3]
+		s = cyc[kk, "stock"]; b = cyc[kk, "best-fixed"]; d = cyc[kk, "tlbpath"]
+		if (!s || !b || d == "") continue
+		kind = w ~ /^app-/ ? 3 : !(w in wcpus) || !wcpus[w] ? 0 : wcpus[w] > 1 ? 2 : 1
+		if (!kind) continue
+		nk[kind]++; ls[kind] += log(d / s); lb[kind] += log(d / b)
+		n90[kind] += d / s <= 0.90; n75[kind] += d / s <= 0.75; n102[kind] += d / s > 1.02
+	}
+	print "\n### By kind of workload\n"
+	print "The default (tlbpath), geometric means over the cells of each kind (a workload'"'"'s kind: its trace'"'"'s CPUs, or a real program):\n"
+	print "| workloads | cells | tlbpath / stock | cells <= 0.90 | cells <= 0.75 | cells above 1.02 | tlbpath / best fixed |"
+	print "|---|---:|---:|---:|---:|---:|---:|"
+	for (k = 1; k <= 3; k++)
+		if (nk[k])
+			printf "| %s | %d | %.3f | %d | %d | %d | %.3f |\n", label[k], nk[k], exp(ls[k] / nk[k]), n90[k], n75[k], n102[k], exp(lb[k] / nk[k])
+}
+
 function programs(   line, f, h, i, j, cs, w, m, c, k, st, b, d, nn, lg, lgb, tmin, tmax, bmax, lo2, hi2, more, less, right, verdict, np, sum) {
 	np = 0
 	for (i = 1; i <= ncs; i++)
@@ -205,6 +245,7 @@ END {
 	}
 	print ""
 	printf "Best cell: default / stock %.3f (%s); geometric mean over all cells: default / stock %.3f, default / best fixed %.3f.\n", cw[4], cc[4], exp(lsum / ncell), exp(lbest / ncell)
+	kinds()
 	for (i = 1; i <= ncs; i++) {
 		printf "%d\t%s\t%s\n", i, cs_list[i], cost[cs_list[i]] > (plotdir "/costsets")
 		for (j = 1; j <= nw[cs_list[i]]; j++)

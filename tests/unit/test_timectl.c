@@ -286,6 +286,10 @@ static void test_peers(void)
 	       (p.cost + q.cost) * 10 <= stock * 6,
 	       "peer, R = 0: remote ranges widened above %u (%u below stock), both CPUs cost %lld, stock %lld (<= 0.6)",
 	       p.t.thr[1], small, (long long)(p.cost + q.cost), (long long)stock);
+	/* Another mm's CPUs may re-use more: below stock, the hook asks. */
+	tap_ok(tlbp_tc_fast_widen(&p.t, true) >= 33,
+	       "peer, R = 0: the fast path widens no remote range stock keeps (above %u)",
+	       tlbp_tc_fast_widen(&p.t, true));
 
 	run_pair(&p, &q, 60000, 6000, &small);
 	stock = stock_pair(60000, 6000);
@@ -394,7 +398,7 @@ static void test_determinism(void)
 
 int main(void)
 {
-	tap_plan(23);
+	tap_plan(24);
 	test_start();
 	test_widen();
 	test_keep();
