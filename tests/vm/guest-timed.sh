@@ -21,10 +21,11 @@ check "one adapt/by_cpu line per online CPU, each learning" \
 
 # 24-page ranges on CPU 0, nothing re-read: it learns, then widens them.
 # Experiments are paid from a credit, a few per 3000 requests, and the
-# estimate stays at stock while its bounds straddle it: a noisy sample
-# (an interrupt inside an epoch) can take more of them.  It must learn
-# within five rounds.
-for round in 1 2 3 4 5; do
+# estimate stays at stock while its bounds straddle it: noisy samples (an
+# interrupt inside an epoch; on sid once, with the host overloaded, R
+# came out +557 instructions, its upper bound still 2972 after five
+# rounds and falling) take more of them.  It must learn within eight.
+for round in 1 2 3 4 5 6 7 8; do
 	taskset -c 0 mprotect -f 24 -l 3000 -p 0 -c 64 >/dev/null
 	cat $T/adapt/by_cpu | sed "s/^/# round $round: /"
 	keep=$(sed -n 's/^cpu=0 mode=time why=measured keep=\([0-9]*\) .*/\1/p' $T/adapt/by_cpu)
