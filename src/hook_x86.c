@@ -127,8 +127,11 @@ static noinline void tlbp_mm_range_decide(struct pt_regs *regs,
 		enum tlbp_tc_reason r;
 		bool keep;
 
-		/* TLB_FLUSH_ALL stays the caller's, and still counts as a request. */
-		/* The CPUs an IPI reaches execute the flush and time it; INVLPGB's do not. */
+		/*
+		 * TLB_FLUSH_ALL stays the caller's, and still counts as a
+		 * request.  The CPUs an IPI reaches execute the flush and time
+		 * it; INVLPGB's do not.
+		 */
 		keep = tlbp_timed_decide(end == TLB_FLUSH_ALL ? TLBP_FLUSH_ALL :
 					 tlbp_entries(start, end, stride_shift),
 					 path != TLBP_USER_LOCAL,

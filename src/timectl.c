@@ -207,14 +207,18 @@ static void estimate(struct tlbp_tc *t)
  * refills, this one's and the others' (tlbp_tc_executed()).  Widened
  * above the threshold of the sum of the upper bounds where that is below
  * stock and every peer has bounds; else kept up to the threshold of the
- * lower bounds' sum, never fewer than stock.
+ * lower bounds' sum, never fewer than stock.  Without peers to ask (they
+ * run no code for the flush), estimate()'s rule, whatever the last peers
+ * said.
  */
 static u32 remote_threshold(const struct tlbp_tc *t, const struct tlbp_tc_peers *p)
 {
 	u64 m = (u64)p->n + 1, unit = m * t->invlpg, hi, lo;
 
-	if (t->why != TLBP_TC_OK || !p->n)
-		return t->thr[1];
+	if (t->why != TLBP_TC_OK)
+		return t->stock;
+	if (!p->n)
+		return tlbp_max_u32(threshold_for(t, t->fit.r_lo), t->stock);
 	hi = m * t->full + (u64)t->fit.r_hi + (u64)p->hi;
 	if (!p->unknown && hi < t->stock * unit)
 		return tlbp_ratio(hi, unit);

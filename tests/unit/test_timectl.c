@@ -290,6 +290,15 @@ static void test_peers(void)
 	tap_ok(tlbp_tc_fast_widen(&p.t, true) >= 33,
 	       "peer, R = 0: the fast path widens no remote range stock keeps (above %u)",
 	       tlbp_tc_fast_widen(&p.t, true));
+	{
+		struct tlbp_tc_peers none = { 0 };
+		enum tlbp_tc_reason why;
+
+		/* Other CPUs that run no code for it (INVLPGB): never below stock. */
+		tap_ok(tlbp_tc_decide(&p.t, 20, &none, &p.c, &why) && p.t.thr[1] >= 33,
+		       "peer, R = 0, then a remote range whose CPUs cannot time it: 20 pages kept (threshold %u)",
+		       p.t.thr[1]);
+	}
 
 	run_pair(&p, &q, 60000, 6000, &small);
 	stock = stock_pair(60000, 6000);
@@ -398,7 +407,7 @@ static void test_determinism(void)
 
 int main(void)
 {
-	tap_plan(24);
+	tap_plan(25);
 	test_start();
 	test_widen();
 	test_keep();
