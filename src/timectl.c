@@ -515,9 +515,12 @@ void tlbp_tc_executed(struct tlbp_tc *t, unsigned long pages, const struct tlbp_
 			x->dx = dx;
 			x->dy = dy;
 		} else {
+			x->voided++;
 			x->paired = 0;
 		}
 	} else {
+		/* Another task ran here, or this one slept: not this epoch's time. */
+		x->voided += x->timing;
 		x->paired = 0;
 	}
 	x->timing = 1;

@@ -109,6 +109,7 @@ struct tlbp_tc_remote {
 	u32 flushes, fulls;
 	s64 dx, dy;		/* the epoch before, per flush */
 	u32 samples;		/* pairs of epochs that measured something */
+	u32 voided;		/* epochs not measured: a switch, too long */
 	u8 timing, paired;
 };
 
