@@ -27,7 +27,8 @@
  * last, so that refills spilling past a range's own interval still count.
  * Experiments are paid from a credit of 1/64 of the time flushing takes
  * (the flushes, and R for each full flush): the probe is charged what its
- * epoch cost more than the other, and refunded what it saved.
+ * epoch cost more than the other, and refunded what it saved, within what
+ * its band ranges can have cost at the R the bounds allow.
  *
  * A range that reaches other CPUs costs them their own refills, which
  * this CPU cannot time.  Each CPU times them itself, on the flushes it
@@ -353,6 +354,27 @@ void tlbp_tc_init(struct tlbp_tc *t, const struct tlbp_costs *c, u32 stock, u32 
 	set_fast(t);
 }
 
+/*
+ * What an experiment's probe cost more than the other epoch, as
+ * @measured, but no more and no less than its klen band ranges can have
+ * cost at the R the bounds allow (now that they hold its sample): the
+ * noise of two epochs' times is no cost, and a credit that paid for it
+ * would stall the experiments for good.
+ */
+static s64 charge(const struct tlbp_tc *t, s64 measured)
+{
+	s64 lo, hi, keep_lo = (s64)(t->lo + 1) * t->invlpg, keep_hi = (s64)t->hi * t->invlpg;
+
+	if (t->dir) {
+		lo = keep_lo - t->full - t->fit.r_hi;
+		hi = keep_hi - t->full - t->fit.r_lo;
+	} else {
+		lo = t->full + t->fit.r_lo - keep_hi;
+		hi = t->full + t->fit.r_hi - keep_lo;
+	}
+	return clamp_s64(measured, lo * t->klen, hi * t->klen);
+}
+
 /* The end of an experiment's epoch: TC_TAIL requests after its last band range. */
 static void end_epoch(struct tlbp_tc *t, const struct tlbp_tc_clock *c)
 {
@@ -375,13 +397,13 @@ static void end_epoch(struct tlbp_tc *t, const struct tlbp_tc_clock *c)
 		t->quiet = 0;
 		return;
 	}
-	/* The probe minus the other epoch: what it cost more is paid, what it saved refunded. */
 	sign = t->probing ? 1 : -1;
-	t->credit -= sign * (dt - t->dt1) * (t->probing ? reqs : t->reqs1);
 	if (dx != t->dx1) {
 		t->empty = 0;
 		t->stats.probes++;
 		sample(t, sign * (dx - t->dx1), sign * (dz - t->dz1), sign * (dy - t->dy1));
+		/* What the probe cost more than the other epoch is paid, what it saved refunded. */
+		t->credit -= charge(t, sign * (dt - t->dt1) * (t->probing ? reqs : t->reqs1));
 	} else if (t->empty < 255) {
 		t->empty++;
 	}

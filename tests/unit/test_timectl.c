@@ -26,6 +26,7 @@ struct cpu {
 	s64 pending;		/* refills still to come */
 	unsigned int break_every;	/* a break in every this many requests (0: none) */
 	bool noise;
+	unsigned int loud;	/* noise up to this many times W (0: 1) */
 	s64 cost;		/* flushes and refills, ticks */
 	s64 flushing;		/* the same, as the controller counts its credit */
 	s64 loss;		/* what decisions other than the thresholds' cost more */
@@ -69,7 +70,7 @@ static void execute(struct cpu *p, unsigned long n, bool keep, bool remote)
 	refill = p->spread ? p->r / p->spread : p->r;
 	refill = refill < p->pending ? refill : p->pending;
 	p->pending -= refill;
-	p->c.now += W + refill + (p->noise ? rnd(p) % (W + 1) : 0);
+	p->c.now += W + refill + (p->noise ? rnd(p) % (W * (p->loud ? p->loud : 1) + 1) : 0);
 	p->cost += (keep ? (s64)n * INVLPG : FULL) + refill;
 	if (p->break_every && !(rnd(p) % p->break_every))
 		p->c.who++;
@@ -394,6 +395,31 @@ static void test_phase(void)
 	       i, p.t.thr[0]);
 }
 
+/*
+ * The noise of two epochs' times is no cost: with R = 0, sizes that do
+ * not vary from tick to tick (stock's decisions give nothing to compare)
+ * and noise 4 times the work, experiments alone teach it, and the credit
+ * must go on paying for them.  Over 16 runs of their own noise.
+ */
+static void test_noise(void)
+{
+	s64 cost = 0, stock = 16 * stock_cost(0, 6000, 16);
+	unsigned int k, probes = 0;
+	struct cpu p;
+
+	for (k = 1; k <= 16; k++) {
+		cpu_init(&p, 0);
+		p.rng ^= k * 0x9e3779b9ull;
+		p.loud = 4;
+		run(&p, 6000, 16, false);
+		cost += p.cost;
+		probes += p.t.stats.probes;
+	}
+	tap_ok(probes >= 16 * 35 && cost * 100 <= stock * 33,
+	       "noise 4 x the work, R = 0: %u experiments a run (>= 35), cost %lld, stock %lld (<= 0.33)",
+	       probes / 16, (long long)cost, (long long)stock);
+}
+
 static void test_determinism(void)
 {
 	struct cpu a, b;
@@ -408,7 +434,7 @@ static void test_determinism(void)
 
 int main(void)
 {
-	tap_plan(25);
+	tap_plan(26);
 	test_start();
 	test_widen();
 	test_keep();
@@ -419,6 +445,7 @@ int main(void)
 	test_spread();
 	test_bound();
 	test_phase();
+	test_noise();
 	test_determinism();
 	return tap_done();
 }
