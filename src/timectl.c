@@ -42,7 +42,7 @@
 #include "tlbpath/ratio.h"
 
 #define TC_MIN		3	/* samples before the estimate decides */
-#define TC_KMIN		2	/* band ranges of an experiment's epoch, at the least */
+#define TC_KMIN		1	/* band ranges of an experiment's epoch, at the least */
 #define TC_Z		3	/* bounds: the estimate +- 3 standard errors */
 #define TC_CREDIT_SHIFT	6	/* experiments cost at most 1/64 of flushing's time */
 #define TC_WAIT		2	/* ticks an experiment waits for its band */
@@ -287,16 +287,18 @@ static void stop(struct tlbp_tc *t)
 
 /*
  * An experiment may start: the credit is positive, it has been quiet for
- * long enough (longer after experiments that measured nothing), and the
- * thresholds the bounds of R allow, or half and twice the one in force
- * (a phase may have moved R; half the largest range asked for lately,
- * where that is less), lie on a side of it.  Down, the probe widens the
+ * long enough (longer after experiments that measured nothing), R is
+ * bounded or the last free pair measured nothing, and the thresholds the
+ * bounds of R allow, or half and twice the one in force (a phase may
+ * have moved R; half the largest range asked for lately, where that is
+ * less), lie on a side of it; unbounded, no lower than half the one in
+ * force.  Down, the probe widens the
  * ranges above the lower one.  Up, it keeps them up to the upper one, but
  * no further than TC_KMIN such ranges kept cost what the credit holds
  * (keeping costs what it costs, whatever R), nor than the largest range
  * asked for lately.  An epoch decides as many band ranges as the credit
- * pays for at the worst the bounds of R allow, at least TC_KMIN: a first
- * probe, with R unbounded, risks TC_KMIN full flushes' refills.
+ * pays for at the worst the bounds of R allow, at least TC_KMIN: a probe
+ * with R unbounded risks TC_KMIN full flushes' refills.
  */
 static void start(struct tlbp_tc *t)
 {
@@ -307,6 +309,9 @@ static void start(struct tlbp_tc *t)
 
 	if (t->credit <= 0 || t->quiet + 1 < (1U << tlbp_min_u32(t->empty, 6)))
 		return;
+	/* Unbounded, experiment only where the free samples have stopped coming. */
+	if (!t->fit.ok && !t->still)
+		return;
 	/*
 	 * Beyond the bounds too, by a factor of 2 of the threshold (or of
 	 * the largest range asked for lately, below it): a phase may have
@@ -314,6 +319,9 @@ static void start(struct tlbp_tc *t)
 	 */
 	lo = tlbp_min_u32(lo, tlbp_min_u32(t->thr[0], t->biggest) / 2);
 	hi = tlbp_max_u32(hi, 2 * t->thr[0] + 2);
+	/* Unbounded, a probe risks R at each range: only those near the threshold. */
+	if (!t->fit.ok)
+		lo = tlbp_max_u32(lo, t->thr[0] / 2);
 	pay = (u64)t->credit / TC_KMIN + t->full + (u64)t->fit.r_lo;
 	hi = tlbp_min_u32(tlbp_min_u32(hi, tlbp_ratio(pay, t->invlpg)), t->biggest);
 	down = lo < t->thr[0];
@@ -416,6 +424,8 @@ static void natural(struct tlbp_tc *t, const struct tlbp_tc_clock *c)
 	s64 dx, dz, dy, dt, reqs;
 
 	if (t->ticked && measure(t, &t->tick, t->tick_widened, c, &dx, &dz, &dy, &dt, &reqs)) {
+		if (t->natural)
+			t->still = dx == t->nat_dx;
 		if (t->natural && dx != t->nat_dx)
 			sample(t, dx - t->nat_dx, dz - t->nat_dz, dy - t->nat_dy);
 		t->natural = 1;
