@@ -292,13 +292,13 @@ static void stop(struct tlbp_tc *t)
  * bounds of R allow, or half and twice the one in force (a phase may
  * have moved R; half the largest range asked for lately, where that is
  * less), lie on a side of it; unbounded, no lower than half the one in
- * force.  Down, the probe widens the
- * ranges above the lower one.  Up, it keeps them up to the upper one, but
- * no further than TC_KMIN such ranges kept cost what the credit holds
- * (keeping costs what it costs, whatever R), nor than the largest range
- * asked for lately.  An epoch decides as many band ranges as the credit
- * pays for at the worst the bounds of R allow, at least TC_KMIN: a probe
- * with R unbounded risks TC_KMIN full flushes' refills.
+ * force.  Down, the probe widens the ranges above the lower one.  Up, it
+ * keeps them up to the upper one, but no further than TC_KMIN such
+ * ranges kept cost what the credit holds (keeping costs what it costs,
+ * whatever R), nor than the largest range asked for lately.  An epoch
+ * decides as many band ranges as the credit pays for at the worst the
+ * bounds of R allow, at least TC_KMIN: a probe with R unbounded risks
+ * TC_KMIN full flushes' refills.
  */
 static void start(struct tlbp_tc *t)
 {
