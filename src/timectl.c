@@ -319,9 +319,13 @@ static void start(struct tlbp_tc *t)
 	 */
 	lo = tlbp_min_u32(lo, tlbp_min_u32(t->thr[0], t->biggest) / 2);
 	hi = tlbp_max_u32(hi, 2 * t->thr[0] + 2);
-	/* Unbounded, a probe risks R at each range: only those near the threshold. */
+	/*
+	 * Unbounded, a probe risks R at each range: only those near the
+	 * threshold, half of it, and half as far again after each
+	 * experiment that found no range there or measured nothing.
+	 */
 	if (!t->fit.ok)
-		lo = tlbp_max_u32(lo, t->thr[0] / 2);
+		lo = tlbp_max_u32(lo, t->thr[0] >> tlbp_min_u32(t->empty + 1, 31));
 	pay = (u64)t->credit / TC_KMIN + t->full + (u64)t->fit.r_lo;
 	hi = tlbp_min_u32(tlbp_min_u32(hi, tlbp_ratio(pay, t->invlpg)), t->biggest);
 	down = lo < t->thr[0];

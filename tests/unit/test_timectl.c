@@ -462,6 +462,25 @@ static void test_unbounded(void)
 	       probed, small);
 }
 
+/*
+ * A stock far above every range asked for (arm64's 511: ranges of 24
+ * pages, R = 0, the guest's timed row): the unbounded probes' band walks
+ * down to them, and it learns to widen them.
+ */
+static void test_far(void)
+{
+	struct cpu p;
+	unsigned int i;
+
+	cpu_init(&p, 0);
+	tlbp_tc_init(&p.t, &costs, 511, TLBP_CAP_DEFAULT, 1);
+	for (i = 0; i < 3000 && !(p.t.why == TLBP_TC_OK && p.t.thr[0] < 24); i++)
+		step(&p, 24, false);
+	tap_ok(p.t.why == TLBP_TC_OK && p.t.thr[0] < 24,
+	       "stock 511, ranges of 24: widens them (threshold %u) after %u requests",
+	       p.t.thr[0], i);
+}
+
 static void test_determinism(void)
 {
 	struct cpu a, b;
@@ -476,7 +495,7 @@ static void test_determinism(void)
 
 int main(void)
 {
-	tap_plan(28);
+	tap_plan(29);
 	test_start();
 	test_widen();
 	test_keep();
@@ -490,6 +509,7 @@ int main(void)
 	test_noise();
 	test_free();
 	test_unbounded();
+	test_far();
 	test_determinism();
 	return tap_done();
 }
