@@ -275,6 +275,23 @@ static bool measure(struct tlbp_tc *t, const struct tlbp_tc_clock *s, u64 widene
 
 static void start(struct tlbp_tc *t);
 
+/*
+ * What a band range decided the probe's way costs more than decided as
+ * usual, at the least and at the most the bounds of R allow.
+ */
+static void band_cost(const struct tlbp_tc *t, s64 *least, s64 *most)
+{
+	s64 keep_lo = (s64)(t->lo + 1) * t->invlpg, keep_hi = (s64)t->hi * t->invlpg;
+
+	if (t->dir) {
+		*least = keep_lo - t->full - t->fit.r_hi;
+		*most = keep_hi - t->full - t->fit.r_lo;
+	} else {
+		*least = t->full + t->fit.r_lo - keep_hi;
+		*most = t->full + t->fit.r_hi - keep_lo;
+	}
+}
+
 /* The experiment is over; the next may start at once, if the credit allows. */
 static void stop(struct tlbp_tc *t)
 {
@@ -304,7 +321,7 @@ static void start(struct tlbp_tc *t)
 {
 	u32 lo = threshold_for(t, t->fit.r_lo), hi = threshold_for(t, t->fit.r_hi);
 	bool down, up;
-	s64 worst;
+	s64 least, worst;
 	u64 pay;
 
 	if (t->credit <= 0 || t->quiet + 1 < (1U << tlbp_min_u32(t->empty, 6)))
@@ -335,8 +352,7 @@ static void start(struct tlbp_tc *t)
 	t->dir = down && up ? !t->dir : up;
 	t->lo = t->dir ? t->thr[0] : lo;
 	t->hi = t->dir ? hi : t->thr[0];
-	worst = t->dir ? (s64)t->hi * t->invlpg - t->full - t->fit.r_lo :
-		(s64)t->full + t->fit.r_hi - (s64)(t->lo + 1) * t->invlpg;
+	band_cost(t, &least, &worst);
 	t->klen = worst > 0 ? (u32)clamp_s64(t->credit / worst, TC_KMIN, TLBP_TC_EPOCH) :
 		  TLBP_TC_EPOCH;
 	t->phase = TC_FIRST;
@@ -375,16 +391,10 @@ void tlbp_tc_init(struct tlbp_tc *t, const struct tlbp_costs *c, u32 stock, u32 
  */
 static s64 charge(const struct tlbp_tc *t, s64 measured)
 {
-	s64 lo, hi, keep_lo = (s64)(t->lo + 1) * t->invlpg, keep_hi = (s64)t->hi * t->invlpg;
+	s64 least, most;
 
-	if (t->dir) {
-		lo = keep_lo - t->full - t->fit.r_hi;
-		hi = keep_hi - t->full - t->fit.r_lo;
-	} else {
-		lo = t->full + t->fit.r_lo - keep_hi;
-		hi = t->full + t->fit.r_hi - keep_lo;
-	}
-	return clamp_s64(measured, lo * t->klen, hi * t->klen);
+	band_cost(t, &least, &most);
+	return clamp_s64(measured, least * t->klen, most * t->klen);
 }
 
 /* The end of an experiment's epoch: TC_TAIL requests after its last band range. */
