@@ -309,7 +309,8 @@ static void stop(struct tlbp_tc *t)
  * bounds of R allow, or half and twice the one in force (a phase may
  * have moved R; half the largest range asked for lately, where that is
  * less), lie on a side of it; unbounded, no lower than half the one in
- * force.  Down, the probe widens the ranges above the lower one.  Up, it
+ * force, and half as far again after each experiment that measured
+ * nothing.  Down, the probe widens the ranges above the lower one.  Up, it
  * keeps them up to the upper one, but no further than TC_KMIN such
  * ranges kept cost what the credit holds (keeping costs what it costs,
  * whatever R), nor than the largest range asked for lately.  An epoch
@@ -438,10 +439,11 @@ static void natural(struct tlbp_tc *t, const struct tlbp_tc_clock *c)
 	s64 dx, dz, dy, dt, reqs;
 
 	if (t->ticked && measure(t, &t->tick, t->tick_widened, c, &dx, &dz, &dy, &dt, &reqs)) {
-		if (t->natural)
+		if (t->natural) {
 			t->still = dx == t->nat_dx;
-		if (t->natural && dx != t->nat_dx)
-			sample(t, dx - t->nat_dx, dz - t->nat_dz, dy - t->nat_dy);
+			if (!t->still)
+				sample(t, dx - t->nat_dx, dz - t->nat_dz, dy - t->nat_dy);
+		}
 		t->natural = 1;
 		t->nat_dx = dx;
 		t->nat_dz = dz;
