@@ -35,6 +35,7 @@ static void usage(FILE *f)
 "  -w, --workload NAME   label of the trace in the output (default: its file name)\n"
 "  -l, --loads MODE      trace (as its 'l' lines say), dep or indep: every access\n"
 "                        dependent on the load before it, or none (default trace)\n"
+"  -r, --repeat N        replay the trace N times over, one run after the other\n"
 "      --costs FILE      a cost set (tlbpath-probe -o); options after it override\n"
 "      --invlpg N        cycles per INVLPG, per CPU reached             (default %" PRIu64 ")\n"
 "      --full N          cycles per full flush, per CPU reached         (default %" PRIu64 ")\n"
@@ -133,6 +134,7 @@ int main(int argc, char **argv)
 		{ "issue", required_argument, NULL, 8 },
 		{ "costs", required_argument, NULL, 9 },
 		{ "loads", required_argument, NULL, 'l' },
+		{ "repeat", required_argument, NULL, 'r' },
 		{ "noise", required_argument, NULL, 'n' },
 		{ "human", no_argument, NULL, 'H' },
 		{ "geometry", no_argument, NULL, 'g' },
@@ -145,14 +147,14 @@ int main(int argc, char **argv)
 	const char *workload = NULL;
 	struct sim_cpu_model *models = NULL;
 	unsigned int nmodels = 0, npol = 0, i, j;
-	uint64_t v, div = 16, cap = CAP_DEFAULT, noise = 0;
+	uint64_t v, div = 16, cap = CAP_DEFAULT, noise = 0, repeat = 1;
 	bool human = false, header = true, geometry = false, all = false, sweep = false;
 	enum sim_loads loads = SIM_LOADS_TRACE;
 	char err[512], buf[512], *tok, *save = NULL;
 	struct sim_trace t;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "c:p:aw:l:n:Hgh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "c:p:aw:l:n:r:Hgh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c':
 			models = realloc(models, (nmodels + 1) * sizeof(*models));
@@ -181,6 +183,12 @@ int main(int argc, char **argv)
 		case 'n':
 			if (!number(optarg, &noise) || noise > UINT32_MAX) {
 				fprintf(stderr, "tlbsim: bad noise seed \"%s\"\n", optarg);
+				return 2;
+			}
+			break;
+		case 'r':
+			if (!number(optarg, &repeat) || !repeat || repeat > 1024) {
+				fprintf(stderr, "tlbsim: --repeat is 1 to 1024, not \"%s\"\n", optarg);
 				return 2;
 			}
 			break;
@@ -291,6 +299,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	sim_trace_set_loads(&t, loads);
+	if (sim_trace_repeat(&t, (unsigned int)repeat))
+		goto fail;
 	if (!workload) {
 		const char *base = strrchr(argv[optind], '/');
 

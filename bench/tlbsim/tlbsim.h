@@ -74,6 +74,12 @@ int sim_trace_read(struct sim_trace *t, FILE *f, const char *name,
 int sim_trace_load(struct sim_trace *t, const char *path, char *err, size_t errlen);
 int sim_trace_from_string(struct sim_trace *t, const char *text,
 			  char *err, size_t errlen);
+/*
+ * The trace's events @times over, one run after the other: a program that
+ * runs longer, or again on the same CPUs (what the module's per-CPU state
+ * sees).  -1 if out of memory, the trace unchanged.
+ */
+int sim_trace_repeat(struct sim_trace *t, unsigned int times);
 void sim_trace_free(struct sim_trace *t);
 /*
  * A text trace's fields, for trace.c's reader and tracebin.c's converter

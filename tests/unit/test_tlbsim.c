@@ -418,6 +418,37 @@ static void test_determinism(void)
 	free(text);
 }
 
+/* --repeat: the events N times over are the trace written out N times. */
+#define REP "r 0 0x10000\nw 1 0x11000\nf 0 0x10000 2 12\nr 1 0x10000\nF 1\n" \
+	    "r 0 0x12000\nf 1 0x11000 40 12\n"
+static void test_repeat(void)
+{
+	struct sim_cpu_model m = model("geom:l1d_4k=4,l2_4k=16/4");
+	struct sim_trace a = trace(H REP), b = trace(H REP REP REP);
+	struct sim_result r1, r2;
+	int same = 1, ok;
+	uint32_t thr;
+	size_t i;
+
+	ok = !sim_trace_repeat(&a, 3) && a.n == b.n && a.accesses == b.accesses &&
+	     a.flushes == b.flushes && a.full_flushes == b.full_flushes &&
+	     a.dep_accesses == b.dep_accesses;
+	for (i = 0; ok && i < a.n; i++)
+		ok = a.ev[i].addr == b.ev[i].addr && a.ev[i].entries == b.ev[i].entries &&
+		     a.ev[i].cpu == b.ev[i].cpu && a.ev[i].type == b.ev[i].type &&
+		     a.ev[i].shift == b.ev[i].shift && a.ev[i].dep == b.ev[i].dep;
+	tap_ok(ok, "repeat: 3 times over is the trace written out 3 times (%zu events, %llu flushes)",
+	       a.n, (unsigned long long)a.flushes);
+	for (thr = 0; thr < 3; thr++) {
+		r1 = run(&a, &m, thr == 2 ? POL_TLBPATH : POL_FIXED, thr * 40, &K);
+		r2 = run(&b, &m, thr == 2 ? POL_TLBPATH : POL_FIXED, thr * 40, &K);
+		same &= !memcmp(&r1, &r2, sizeof(r1));
+	}
+	tap_ok(same, "repeat: the same numbers from both, widened, kept and by the controller");
+	sim_trace_free(&a);
+	sim_trace_free(&b);
+}
+
 /*
  * Overlapping misses.  A 2-entry L1 and no L2: every access to a new page
  * walks.  Walk 100 cycles, 4 walkers, issue 10: an independent walk costs
@@ -527,7 +558,7 @@ static void test_cost_files(void)
 
 int main(void)
 {
-	tap_plan(77);
+	tap_plan(79);
 	test_overlap();
 	test_cost_files();
 	test_lru();
@@ -539,5 +570,6 @@ int main(void)
 	test_models();
 	test_parse_errors();
 	test_determinism();
+	test_repeat();
 	return tap_done();
 }
