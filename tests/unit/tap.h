@@ -16,14 +16,20 @@ static inline void tap_plan(int n)
 	printf("TAP version 13\n1..%d\n", n);
 }
 
+/* "ok N - what" or "not ok N - what", without the line's end. */
+static inline void tap_vline(int cond, const char *fmt, va_list ap)
+{
+	printf("%sok %d - ", cond ? "" : "not ", ++tap_n);
+	vprintf(fmt, ap);
+}
+
 __attribute__((format(printf, 2, 3)))
 static inline int tap_ok(int cond, const char *fmt, ...)
 {
 	va_list ap;
 
-	printf("%sok %d - ", cond ? "" : "not ", ++tap_n);
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	tap_vline(cond, fmt, ap);
 	va_end(ap);
 	printf("\n");
 	if (!cond)
@@ -40,9 +46,8 @@ static inline void tap_todo(int cond, const char *why, const char *fmt, ...)
 {
 	va_list ap;
 
-	printf("%sok %d - ", cond ? "" : "not ", ++tap_n);
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	tap_vline(cond, fmt, ap);
 	va_end(ap);
 	printf(" # TODO %s\n", why);
 }
