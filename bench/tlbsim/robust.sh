@@ -42,7 +42,10 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 # The CPUs: "  NAME source=... (DUMP.raw[@N]%P)" lines of run.txt.
-sed -n 's/^  \([^ ]*\) source=.*(\(.*\))$/\1 \2/p' "$RESULTS/run.txt" > "$work/cpus"
+declare -A spec_of
+while read -r name spec; do
+	spec_of[$name]=$spec
+done < <(sed -n 's/^  \([^ ]*\) source=.*(\(.*\))$/\1 \2/p' "$RESULTS/run.txt")
 # The cells: cost set, its costs, workload, CPU, loads, best fixed threshold.
 awk -F, '$12 == "best-fixed" && $2 !~ /^app-/ { print $1, $10, $2, $3, $11, $13 }' "$csv" \
 	> "$work/cells"
@@ -51,7 +54,7 @@ awk -F, '$12 == "best-fixed" && $2 !~ /^app-/ { print $1, $10, $2, $3, $11, $13 
 # One tlbsim command a cell: "cost,workload,cpu,loads,runs," before each row.
 commands() { # SEED RUNS POLICIES
 	while read -r set costs w cpu loads best; do
-		spec=$(awk -v c="$cpu" '$1 == c { print $2 }' "$work/cpus")
+		spec=${spec_of[$cpu]}
 		dump=${spec%%[@%]*}
 		path=$TOP/tests/unit/cpuid/$dump
 		[ -f "$path" ] || path=$CPUID_CORPUS/$dump
