@@ -30,6 +30,14 @@ for round in 1 2 3; do
 	done
 done
 check "CPUs went offline and online three times while loaded" test $bad = 0
+# The detector above may start while its CPU is offline: it must wait.
+if [ -w /sys/devices/system/cpu/cpu1/online ]; then
+	echo 0 > /sys/devices/system/cpu/cpu1/online
+	staletlb -m mprotect -n 8 -r 2 -a 0 -b 1 > /tmp/st1.log 2>&1 &
+	sleep 1
+	echo 1 > /sys/devices/system/cpu/cpu1/online
+	check "the detector waits for a CPU offline when it starts" wait $!
+fi
 check "by_cpu covers every online CPU again" \
 	[ "$(cut -d' ' -f1 $T/geometry/by_cpu)" = "cpus=$(cat /sys/devices/system/cpu/online)" ]
 flush_load_stop

@@ -104,7 +104,7 @@ flush_load_stop() {
 	wait $LOAD_PIDS $DETECTOR_PID
 	detector_summary
 	[ ! -e /tmp/load.fail ] && [ ! -e /tmp/st.fail ] ||
-		{ head -n 5 /tmp/load.err /tmp/st.log | sed 's/^/# /'; return 1; }
+		{ grep -Ev ' stale=0( |$)' /tmp/load.err /tmp/st.log | head -n 10 | sed 's/^/# /'; return 1; }
 }
 
 # The admin who cannot leave the knobs alone, until /tmp/stop (its

@@ -18,6 +18,7 @@
  */
 #define _GNU_SOURCE
 #include <pthread.h>
+#include <errno.h>
 #include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -83,15 +84,24 @@ static void relax(void)
 	usleep(20);
 }
 
+/*
+ * The life-cycle tests take CPUs offline while the detector runs: a CPU
+ * that is offline for a moment (EINVAL) is waited for, up to 60 s, not
+ * taken for a failure.
+ */
 static void pin(int cpu)
 {
 	cpu_set_t set;
+	int tries = 0;
 
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set)) {
-		perror("staletlb: sched_setaffinity");
-		exit(2);
+	while (sched_setaffinity(0, sizeof(set), &set)) {
+		if (errno != EINVAL || ++tries > 6000) {
+			perror("staletlb: sched_setaffinity");
+			exit(2);
+		}
+		usleep(10000);
 	}
 }
 
