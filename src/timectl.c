@@ -28,7 +28,8 @@
  * Experiments are paid from a credit of 1/64 of the time flushing takes
  * (the flushes, and R for each full flush): the probe is charged what its
  * epoch cost more than the other, and refunded what it saved, within what
- * its band ranges can have cost at the R the bounds allow.
+ * its band ranges can have cost at the R the bounds allow; an experiment
+ * cut short after its probe ran is charged too.
  *
  * A range that reaches other CPUs costs them their own refills, which
  * this CPU cannot time.  Each CPU times them itself, on the flushes it
@@ -398,12 +399,39 @@ static s64 charge(const struct tlbp_tc *t, s64 measured)
 	return clamp_s64(measured, least * t->klen, most * t->klen);
 }
 
+/*
+ * An experiment cut short (a switch, its band gone) after its probe ran
+ * is charged too, or each cut would buy a probe for free: what the
+ * probe's epoch took more per request than the other, or without it the
+ * last natural epoch.  Another task's time in it only makes it dearer.
+ */
+static void unpaired(struct tlbp_tc *t, const struct tlbp_tc_clock *c)
+{
+	s64 reqs = t->reqs1, dt = t->dt1 * t->reqs1, base = t->nat_dt;
+
+	if (t->probing ? !t->timing : t->phase == TC_FIRST)
+		return;
+	if (t->probing) {
+		reqs = (s64)(c->requests - t->t0.requests);
+		dt = (s64)(c->now - t->t0.now);
+		if (t->phase == TC_SECOND)
+			base = t->dt1;
+	}
+	/* Nothing to go by (slept, counters reset): the most it can have cost. */
+	if (reqs <= 0 || dt < 0 || dt >= (s64)TC_EPOCH_MAX || !base) {
+		dt = (s64)1 << 62;
+		reqs = 0;
+	}
+	t->credit -= charge(t, dt - base * reqs);
+}
+
 /* The end of an experiment's epoch: TC_TAIL requests after its last band range. */
 static void end_epoch(struct tlbp_tc *t, const struct tlbp_tc_clock *c)
 {
 	s64 dx, dz, dy, dt, reqs, sign;
 
 	if (!measure(t, &t->t0, t->widened0, c, &dx, &dz, &dy, &dt, &reqs)) {
+		unpaired(t, c);
 		stop(t);
 		return;
 	}
@@ -448,6 +476,7 @@ static void natural(struct tlbp_tc *t, const struct tlbp_tc_clock *c)
 		t->nat_dx = dx;
 		t->nat_dz = dz;
 		t->nat_dy = dy;
+		t->nat_dt = dt;
 	} else {
 		t->natural = 0;
 	}
@@ -470,6 +499,7 @@ void tlbp_tc_tick(struct tlbp_tc *t, const struct tlbp_tc_clock *c)
 		if (++t->quiet >= TC_WAIT) {
 			if (t->empty < 255)
 				t->empty++;
+			unpaired(t, c);
 			stop(t);
 		}
 		return;

@@ -155,7 +155,7 @@ struct tlbp_tc {
 	u8 still;		/* the last two epochs made as many full flushes */
 	struct tlbp_tc_clock tick;
 	u64 tick_widened;
-	s64 nat_dx, nat_dz, nat_dy;
+	s64 nat_dx, nat_dz, nat_dy, nat_dt;
 	u64 widened;		/* pages of the ranges it widened, so far */
 	struct tlbp_tc_fit fit;	/* R of its own requests */
 	struct tlbp_tc_remote remote;	/* R of the flushes it executes for others */

@@ -25,6 +25,7 @@ struct cpu {
 	unsigned int spread;	/* over this many intervals (0: 1) */
 	s64 pending;		/* refills still to come */
 	unsigned int break_every;	/* a break in every this many requests (0: none) */
+	bool break_widened;	/* and one after every range widened */
 	bool noise;
 	unsigned int loud;	/* noise up to this many times W (0: 1) */
 	s64 cost;		/* flushes and refills, ticks */
@@ -72,7 +73,7 @@ static void execute(struct cpu *p, unsigned long n, bool keep, bool remote)
 	p->pending -= refill;
 	p->c.now += W + refill + (p->noise ? rnd(p) % (W * (p->loud ? p->loud : 1) + 1) : 0);
 	p->cost += (keep ? (s64)n * INVLPG : FULL) + refill;
-	if (p->break_every && !(rnd(p) % p->break_every))
+	if ((p->break_every && !(rnd(p) % p->break_every)) || (!keep && p->break_widened))
 		p->c.who++;
 }
 
@@ -395,6 +396,76 @@ static void test_bound(void)
 }
 
 /*
+ * A probe whose experiment is cut short is paid for as any (R = 30000,
+ * where stock is right, ranges of 17 to 33 entries): by a switch in the
+ * first probe's epoch, or by its band gone (ranges of 1 entry) in the
+ * epoch after the probe's.  The next probe waits until flushing has
+ * earned at least half of what the first lost back, not starting at
+ * once, unpaid.
+ */
+static void test_cut(bool band_gone)
+{
+	unsigned int i, cut = 0, next = 0, ends = 0;
+	s64 lost = 0, flushing = 0, earned = 0, before, start = 0;
+	struct cpu p;
+
+	cpu_init(&p, 30000);
+	p.break_every = 0;
+	for (i = 1; i <= 1000 && !next; i++) {
+		unsigned long n = 17 + i % 17;
+
+		if (!p.t.phase && !cut)
+			start = p.loss;
+		/* Cut: its switch in the probe's epoch, or no band after it. */
+		if (!cut && p.t.phase && p.t.probing &&
+		    (band_gone ? p.t.probe_first && p.t.band >= p.t.klen : p.t.timing)) {
+			p.c.who += !band_gone;
+			cut = i;
+			ends = band_gone ? p.t.empty : p.t.stats.voided;
+		}
+		if (cut && !lost && (band_gone ? p.t.empty : p.t.stats.voided) != ends) {
+			lost = p.loss - start;
+			flushing = p.flushing;
+		}
+		before = p.loss;
+		step(&p, cut && !lost ? 1 : n, false);
+		if (lost && p.loss != before) {
+			next = i;
+			earned = (p.flushing - flushing) >> 6;
+		}
+	}
+	tap_ok(lost > 0 && next && 2 * earned >= lost,
+	       "a probe cut short by %s at request %u lost %lld; the next at request %u, after earning %lld",
+	       band_gone ? "its band gone" : "a switch", cut, (long long)lost, next,
+	       (long long)earned);
+}
+
+/*
+ * A switch after every range widened (a task that blocks after munmap()):
+ * no epoch with one is ever measured, so R stays unbounded, and every
+ * probe is paid for from the time its epoch took.  What probing lost
+ * stays within test_bound()'s bound.
+ */
+static void test_cut_all(void)
+{
+	static const s64 rs[] = { 3000, 9400, 30000 };
+	unsigned int i;
+	struct cpu p;
+
+	for (i = 0; i < ARRAY_SIZE(rs); i++) {
+		s64 epoch = TLBP_TC_EPOCH * (FULL + rs[i] + 127 * INVLPG), bound;
+
+		cpu_init(&p, rs[i]);
+		p.break_widened = true;
+		run(&p, 20000, 16, false);
+		bound = (p.flushing >> 6) + 2 * epoch;
+		tap_ok(p.loss <= bound && p.t.why == TLBP_TC_LEARNING,
+		       "a switch after every range widened, R = %lld: %lu decisions probed lost %lld <= %lld",
+		       (long long)rs[i], p.probes, (long long)p.loss, (long long)bound);
+	}
+}
+
+/*
  * A phase change followed, both ways (15 sizes: a tick's worth of requests
  * differs from the next, as a workload's do).
  */
@@ -517,7 +588,7 @@ static void test_determinism(void)
 
 int main(void)
 {
-	tap_plan(36);
+	tap_plan(41);
 	test_start();
 	test_widen();
 	test_keep();
@@ -527,6 +598,9 @@ int main(void)
 	test_breaks();
 	test_spread();
 	test_bound();
+	test_cut(false);
+	test_cut(true);
+	test_cut_all();
 	test_phase();
 	test_noise();
 	test_free();
