@@ -401,16 +401,24 @@ static s64 charge(const struct tlbp_tc *t, s64 measured)
 
 /*
  * An experiment cut short (a switch, its band gone) after its probe ran
- * is charged too, or each cut would buy a probe for free: what the
- * probe's epoch took more per request than the other, or without it the
- * last natural epoch.  Another task's time in it only makes it dearer.
+ * is charged too, or each cut would buy a probe for free.  With R
+ * bounded, what a band range costs at the estimate of R (a range in the
+ * band's middle): another task's time in a cut epoch says nothing of the
+ * probe.  Before, the probe's epoch's own time, less the other epoch's
+ * per request (without it, the last natural epoch's), which another
+ * task's time only makes dearer.
  */
 static void unpaired(struct tlbp_tc *t, const struct tlbp_tc_clock *c)
 {
-	s64 reqs = t->reqs1, dt = t->dt1 * t->reqs1, base = t->nat_dt;
+	s64 reqs = t->reqs1, dt = t->dt1 * t->reqs1, base = t->nat_dt, mid;
 
 	if (t->probing ? !t->timing : t->phase == TC_FIRST)
 		return;
+	if (t->fit.ok) {
+		mid = (s64)(t->lo + 1 + t->hi) / 2 * t->invlpg - t->full - t->fit.r;
+		t->credit -= (t->dir ? mid : -mid) * t->klen;
+		return;
+	}
 	if (t->probing) {
 		reqs = (s64)(c->requests - t->t0.requests);
 		dt = (s64)(c->now - t->t0.now);

@@ -441,6 +441,41 @@ static void test_cut(bool band_gone)
 }
 
 /*
+ * With R bounded, a probe cut short by a long switch (another task ran
+ * for 10^7 ticks in its epoch) is charged at the estimate of R, not by
+ * that time: with R = 0 the probe saves, and the next one is not held
+ * back (R's bounds still wide, loud noise).  Charged by the epoch's time
+ * it would cost the most its ranges can (50 requests' wait here).
+ */
+static void test_cut_long(void)
+{
+	unsigned int i, cut = 0, ended = 0, next = 0, voided = 0;
+	unsigned long before;
+	struct cpu p;
+
+	cpu_init(&p, 0);
+	p.break_every = 0;
+	p.loud = 4;
+	for (i = 1; i <= 30000 && !next; i++) {
+		if (!cut && p.t.why == TLBP_TC_OK && p.t.phase && p.t.probing && p.t.timing) {
+			p.c.who++;
+			p.c.now += 10000000;
+			cut = i;
+			voided = p.t.stats.voided;
+		}
+		if (cut && !ended && p.t.stats.voided != voided)
+			ended = i;
+		before = p.probes;
+		step(&p, 2 * (i % 16) + 1, false);
+		if (ended && p.probes != before)
+			next = i;
+	}
+	tap_ok(ended && next && next - ended <= TLBP_TC_TICK,
+	       "R bounded, a probe cut short by a long switch: the next %u requests after it (<= %u)",
+	       next - ended, TLBP_TC_TICK);
+}
+
+/*
  * A switch after every range widened (a task that blocks after munmap()):
  * no epoch with one is ever measured, so R stays unbounded, and every
  * probe is paid for from the time its epoch took.  What probing lost
@@ -588,7 +623,7 @@ static void test_determinism(void)
 
 int main(void)
 {
-	tap_plan(41);
+	tap_plan(42);
 	test_start();
 	test_widen();
 	test_keep();
@@ -600,6 +635,7 @@ int main(void)
 	test_bound();
 	test_cut(false);
 	test_cut(true);
+	test_cut_long();
 	test_cut_all();
 	test_phase();
 	test_noise();
