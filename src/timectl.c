@@ -276,21 +276,27 @@ static bool measure(struct tlbp_tc *t, const struct tlbp_tc_clock *s, u64 widene
 
 static void start(struct tlbp_tc *t);
 
+/* What a range of @entries decided the probe's way costs more, at R = @r. */
+static s64 range_cost(const struct tlbp_tc *t, u32 entries, s64 r)
+{
+	s64 keep_more = (s64)entries * t->invlpg - t->full - r;
+
+	return t->dir ? keep_more : -keep_more;
+}
+
 /*
  * What a band range decided the probe's way costs more than decided as
  * usual, at the least and at the most the bounds of R allow.
  */
 static void band_cost(const struct tlbp_tc *t, s64 *least, s64 *most)
 {
-	s64 keep_lo = (s64)(t->lo + 1) * t->invlpg, keep_hi = (s64)t->hi * t->invlpg;
+	/* The band's smallest range at R's upper bound, its largest at the lower. */
+	s64 smallest = range_cost(t, t->lo + 1, t->fit.r_hi);
+	s64 largest = range_cost(t, t->hi, t->fit.r_lo);
 
-	if (t->dir) {
-		*least = keep_lo - t->full - t->fit.r_hi;
-		*most = keep_hi - t->full - t->fit.r_lo;
-	} else {
-		*least = t->full + t->fit.r_lo - keep_hi;
-		*most = t->full + t->fit.r_hi - keep_lo;
-	}
+	/* Keeping costs the most on the largest, widening on the smallest. */
+	*least = t->dir ? smallest : largest;
+	*most = t->dir ? largest : smallest;
 }
 
 /* The experiment is over; the next may start at once, if the credit allows. */
@@ -410,13 +416,12 @@ static s64 charge(const struct tlbp_tc *t, s64 measured)
  */
 static void unpaired(struct tlbp_tc *t, const struct tlbp_tc_clock *c)
 {
-	s64 reqs = t->reqs1, dt = t->dt1 * t->reqs1, base = t->nat_dt, mid;
+	s64 reqs = t->reqs1, dt = t->dt1 * t->reqs1, base = t->nat_dt;
 
 	if (t->probing ? !t->timing : t->phase == TC_FIRST)
 		return;
 	if (t->fit.ok) {
-		mid = (s64)(t->lo + 1 + t->hi) / 2 * t->invlpg - t->full - t->fit.r;
-		t->credit -= (t->dir ? mid : -mid) * t->klen;
+		t->credit -= range_cost(t, (t->lo + 1 + t->hi) / 2, t->fit.r) * t->klen;
 		return;
 	}
 	if (t->probing) {
