@@ -368,9 +368,16 @@ static void test_spread(void)
 /*
  * Experiments cost what the credit holds: 1/64 of the flushing's time,
  * a tick of it banked, and one epoch's worth beyond (an epoch decides at
- * most TLBP_TC_EPOCH ranges the other way).  With a break in 1 of 64
- * intervals, and in 1 of 10: an experiment a break voids is not charged,
- * and must not be a way around the credit.
+ * most TLBP_TC_EPOCH ranges the other way, of up to 127 entries here).
+ */
+static s64 explore_bound(const struct cpu *p)
+{
+	return (p->flushing >> 6) + 2 * TLBP_TC_EPOCH * (FULL + p->r + 127 * INVLPG);
+}
+
+/*
+ * The bound, with a break in 1 of 64 intervals, and in 1 of 10: an
+ * experiment a break cuts short must not be a way around the credit.
  */
 static void test_bound(void)
 {
@@ -381,12 +388,12 @@ static void test_bound(void)
 
 	for (b = 0; b < ARRAY_SIZE(breaks); b++) {
 		for (i = 0; i < ARRAY_SIZE(rs); i++) {
-			s64 epoch = TLBP_TC_EPOCH * (FULL + rs[i] + 127 * INVLPG), bound;
+			s64 bound;
 
 			cpu_init(&p, rs[i]);
 			p.break_every = breaks[b];
 			run(&p, 20000, 64, false);
-			bound = (p.flushing >> 6) + 2 * epoch;
+			bound = explore_bound(&p);
 			tap_ok(p.loss <= bound && p.probes > 0,
 			       "exploration bound, R = %lld, a break in 1 of %u: %lu decisions probed lost %lld <= %lld (1/64 of %lld, and two epochs)",
 			       (long long)rs[i], breaks[b], p.probes, (long long)p.loss,
@@ -488,12 +495,12 @@ static void test_cut_all(void)
 	struct cpu p;
 
 	for (i = 0; i < ARRAY_SIZE(rs); i++) {
-		s64 epoch = TLBP_TC_EPOCH * (FULL + rs[i] + 127 * INVLPG), bound;
+		s64 bound;
 
 		cpu_init(&p, rs[i]);
 		p.break_widened = true;
 		run(&p, 20000, 16, false);
-		bound = (p.flushing >> 6) + 2 * epoch;
+		bound = explore_bound(&p);
 		tap_ok(p.loss <= bound && p.t.why == TLBP_TC_LEARNING,
 		       "a switch after every range widened, R = %lld: %lu decisions probed lost %lld <= %lld",
 		       (long long)rs[i], p.probes, (long long)p.loss, (long long)bound);
