@@ -21,6 +21,8 @@
 #   TRACES   its traces (default bench/tlbsim/build/traces; a QUICK run's:
 #            build/traces-quick)
 #   JOBS     parallel tlbsim runs (default 2)
+#   MISSES   a file to append each missed cell to: setting, criterion
+#            (1-4), cost set|workload|CPU|loads, default/stock, default/best
 set -euo pipefail
 SIM=$(cd "$(dirname "$0")" && pwd)
 TOP=$(cd "$SIM/../.." && pwd)
@@ -73,7 +75,11 @@ replay() { # FILE: the rows, each after its prefix
 # The criteria, from rows "cost,workload,cpu,loads,runs,<tlbsim's columns>":
 # the policy is field 16 (workload..cpu repeated), the threshold 17, cycles 19.
 criteria() { # LABEL ROWS
-	awk -F, -v label="$1" -v n="$REPEAT" '
+	awk -F, -v label="$1" -v n="$REPEAT" -v misses="${MISSES:-}" '
+	function miss(c, k, xs, xb) {
+		if (misses != "")
+			printf "%s %d %s %.3f %.3f\n", label, c, k, xs, xb >> misses
+	}
 	FNR == NR { if ($12 == "stock" || $12 == "best-fixed") c[$1 "|" $2 "|" $3 "|" $11, $12] = $15
 		    next }
 	{ k = $1 "|" $2 "|" $3 "|" $4; p = $16 == "fixed" ? "best-fixed" : $16
@@ -84,12 +90,12 @@ criteria() { # LABEL ROWS
 			if (n == "") { s = c[k, "stock"]; b = c[k, "best-fixed"]; x = d[k] }
 			else { s = v[k, "stock"]; b = v[k, "best-fixed"]; x = v[k, "tlbpath"] }
 			split(k, a, "|"); cells++
-			if (x > 1.02 * s) { c1++; if (x / s > w) w = x / s }
-			if (x > 1.10 * b) c2++
-			if (s >= 1.2 * b) { n3++; if (x > 0.90 * s) c3++ }
+			if (x > 1.02 * s) { c1++; if (x / s > w) w = x / s; miss(1, k, x / s, x / b) }
+			if (x > 1.10 * b) { c2++; miss(2, k, x / s, x / b) }
+			if (s >= 1.2 * b) { n3++; if (x > 0.90 * s) { c3++; miss(3, k, x / s, x / b) } }
 			if (a[1] == "emr-vm" && a[4] == "indep" &&
 			    (a[2] == "mprotect-seed" || a[2] == "mprotect-bench")) {
-				n4++; if (x > 0.75 * s) c4++ }
+				n4++; if (x > 0.75 * s) { c4++; miss(4, k, x / s, x / b) } }
 			g += log(x / s)
 		}
 		printf "%-12s %5d cells: <= 1.02 stock: %d miss%s; <= 1.10 best: %d miss; " \
