@@ -375,6 +375,15 @@ static s64 explore_bound(const struct cpu *p)
 	return (p->flushing >> 6) + 2 * TLBP_TC_EPOCH * (FULL + p->r + 127 * INVLPG);
 }
 
+/* 20000 requests of 1..127 entries at R = @r, a break in 1 of @brk: the bound. */
+static s64 bound_run(struct cpu *p, s64 r, unsigned int brk)
+{
+	cpu_init(p, r);
+	p->break_every = brk;
+	run(p, 20000, 64, false);
+	return explore_bound(p);
+}
+
 /*
  * The bound, with a break in 1 of 64 intervals, and in 1 of 10: an
  * experiment a break cuts short must not be a way around the credit.
@@ -388,12 +397,8 @@ static void test_bound(void)
 
 	for (b = 0; b < ARRAY_SIZE(breaks); b++) {
 		for (i = 0; i < ARRAY_SIZE(rs); i++) {
-			s64 bound;
+			s64 bound = bound_run(&p, rs[i], breaks[b]);
 
-			cpu_init(&p, rs[i]);
-			p.break_every = breaks[b];
-			run(&p, 20000, 64, false);
-			bound = explore_bound(&p);
 			tap_ok(p.loss <= bound && p.probes > 0,
 			       "exploration bound, R = %lld, a break in 1 of %u: %lu decisions probed lost %lld <= %lld (1/64 of %lld, and two epochs)",
 			       (long long)rs[i], breaks[b], p.probes, (long long)p.loss,
@@ -414,12 +419,8 @@ static void test_bound_beyond(void)
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(rs); i++) {
-		s64 bound;
+		s64 bound = bound_run(&p, rs[i], 64);
 
-		cpu_init(&p, rs[i]);
-		p.break_every = 64;
-		run(&p, 20000, 64, false);
-		bound = explore_bound(&p);
 		tap_todo(p.loss <= bound, "R is bounded at the cap's worth of invlpg",
 			 "exploration bound, R = %lld, a break in 1 of 64: %lu decisions probed lost %lld <= %lld",
 			 (long long)rs[i], p.probes, (long long)p.loss, (long long)bound);
