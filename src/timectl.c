@@ -146,9 +146,10 @@ static void fit_solve(struct tlbp_tc_fit *f, s64 r_max)
 	}
 	vnum = (__int128)(ss / (f->n - k)) << (2 * TC_DX_SHIFT);
 	se = (s64)tlbp_isqrt((u64)div128(two ? vnum * f->szz : vnum, two ? det : f->sxx)) << shift;
-	f->r = (s32)clamp_s64(bx, -r_max, r_max);
-	f->r_lo = (s32)clamp_s64(bx - TC_Z * se, 0, r_max);
-	f->r_hi = (s32)clamp_s64(bx + TC_Z * se, 0, r_max);
+	/* Past r_max too: the thresholds stop at the cap, what probes cost does not. */
+	f->r = (s32)clamp_s64(bx, -TC_DY_MAX, TC_DY_MAX);
+	f->r_lo = (s32)clamp_s64(bx - TC_Z * se, 0, TC_DY_MAX);
+	f->r_hi = (s32)clamp_s64(bx + TC_Z * se, 0, TC_DY_MAX);
 	f->ok = 1;
 }
 
