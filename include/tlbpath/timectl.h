@@ -131,7 +131,7 @@ struct tlbp_tc {
 	/* Fixed at init. */
 	u8 cost_ok;
 	u32 invlpg, full;	/* ticks */
-	u32 r_max;		/* R past which the cap decides; R's bounds stop there */
+	u32 r_max;		/* R past which the cap decides; R at most, before it is measured */
 	u32 stock, cap;
 	/* The experiment running. */
 	u8 phase;		/* none, its first epoch, its second */
