@@ -369,6 +369,7 @@ static void start(struct tlbp_tc *t)
 	t->probing = t->probe_first;
 	t->timing = 0;
 	t->band = 0;
+	t->probed = 0;
 	t->quiet = 0;
 	set_fast(t);
 }
@@ -393,17 +394,18 @@ void tlbp_tc_init(struct tlbp_tc *t, const struct tlbp_costs *c, u32 stock, u32 
 
 /*
  * What an experiment's probe cost more than the other epoch, as
- * @measured, but no more and no less than its klen band ranges can have
- * cost at the R the bounds allow (now that they hold its sample): the
- * noise of two epochs' times is no cost, and a credit that paid for it
- * would stall the experiments for good.
+ * @measured, but no more and no less than the band ranges it decided
+ * (klen, and those in the epoch's tail) can have cost at the R the
+ * bounds allow (now that they hold its sample): the noise of two epochs'
+ * times is no cost, and a credit that paid for it would stall the
+ * experiments for good.
  */
 static s64 charge(const struct tlbp_tc *t, s64 measured)
 {
 	s64 least, most;
 
 	band_cost(t, &least, &most);
-	return clamp_s64(measured, least * t->klen, most * t->klen);
+	return clamp_s64(measured, least * t->probed, most * t->probed);
 }
 
 /*
@@ -422,7 +424,7 @@ static void unpaired(struct tlbp_tc *t, const struct tlbp_tc_clock *c)
 	if (t->probing ? !t->timing : t->phase == TC_FIRST)
 		return;
 	if (t->fit.ok) {
-		t->credit -= range_cost(t, (t->lo + 1 + t->hi) / 2, t->fit.r) * t->klen;
+		t->credit -= range_cost(t, (t->lo + 1 + t->hi) / 2, t->fit.r) * t->probed;
 		return;
 	}
 	if (t->probing) {
@@ -562,6 +564,7 @@ bool tlbp_tc_decide(struct tlbp_tc *t, unsigned long entries, const struct tlbp_
 		keep = entries <= t->thr[remote];
 		if (t->probing) {
 			keep = t->dir;
+			t->probed++;
 			*why = TLBP_TC_R_PROBE;
 		}
 	}

@@ -142,6 +142,7 @@ struct tlbp_tc {
 	u32 lo, hi;		/* the band: ranges of lo < entries <= hi */
 	u32 band;		/* band ranges decided in this epoch */
 	u32 klen;		/* band ranges an epoch of this experiment lasts */
+	u32 probed;		/* band ranges decided the probe's way */
 	struct tlbp_tc_clock t0;
 	s64 dx1, dz1, dy1;	/* the first epoch's, per request */
 	s64 dt1, reqs1;		/* its time per request, its requests */
