@@ -1055,6 +1055,8 @@ int main(int argc, char **argv)
 	region = map_pages(m.n_max + 1);
 	for (n = 0; n <= m.n_max; n++)
 		region[n * PAGE] = 1;
+	for (n = 1; n <= m.n_max; n += n < 40 ? 1 : 7)
+		check_flush(n);
 	for (tries = 1;; tries++) {
 		measure_e1(&m, LOCAL, 1, m.n_max);
 		why = e1_doubt(&m, src, read_c);
@@ -1062,8 +1064,6 @@ int main(int argc, char **argv)
 			break;
 		fprintf(stderr, "tlbpath-probe: measuring E1 again: %s\n", why);
 	}
-	for (n = 1; n <= m.n_max; n += n < 40 ? 1 : 7)
-		check_flush(n);
 	print_e1(&m, LOCAL);
 	if (why)
 		fail("%s", why);
