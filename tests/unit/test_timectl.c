@@ -456,8 +456,9 @@ static void test_cut(bool band_gone)
  * With R bounded, a probe cut short by a long switch (another task ran
  * for 10^7 ticks in its epoch) is charged at the estimate of R, not by
  * that time: with R = 0 a probe that widens saves, and the next one is
- * not held back (R's bounds still wide, loud noise).  Charged by the epoch's time
- * it would cost the most its ranges can (50 requests' wait here).
+ * not held back (R's bounds still wide, loud noise).  Charged by the
+ * epoch's time it would cost the most its ranges can (50 requests' wait
+ * here).
  */
 static void test_cut_long(void)
 {
