@@ -971,6 +971,7 @@ int main(int argc, char **argv)
 	struct sigaction sa = { .sa_sigaction = on_segv, .sa_flags = SA_SIGINFO };
 	unsigned long read_c = 0, n, f;
 	struct costs k;
+	unsigned int round;
 	const char *why;
 	int c, src, tries;
 
@@ -1055,21 +1056,19 @@ int main(int argc, char **argv)
 	region = map_pages(m.n_max + 1);
 	for (n = 0; n <= m.n_max; n++)
 		region[n * PAGE] = 1;
-	for (tries = 1;; tries++) {
-		measure_e1(&m, LOCAL, 1, m.n_max);
-		/*
-		 * The flush check, after E1's first round and before it can
-		 * fail, three times over: an entry the TLB evicts before the
-		 * store hides a narrowed flush (in a guest it once missed the
-		 * dropflush mutant's), and any one store that succeeds fails.
-		 */
-		for (f = 0; tries == 1 && f < 3; f++)
-			for (n = 1; n <= m.n_max; n += n < 40 ? 1 : 7)
-				check_flush(n);
-		why = e1_doubt(&m, src, read_c);
-		if (!why || tries == E1_TRIES)
-			break;
+	measure_e1(&m, LOCAL, 1, m.n_max);
+	/*
+	 * The flush check, after E1's first round and before it can fail,
+	 * three times over: an entry the TLB evicts before the store hides a
+	 * narrowed flush (in a guest it once missed the dropflush mutant's),
+	 * and any one store that succeeds fails.
+	 */
+	for (round = 0; round < 3; round++)
+		for (n = 1; n <= m.n_max; n += n < 40 ? 1 : 7)
+			check_flush(n);
+	for (tries = 1; (why = e1_doubt(&m, src, read_c)) && tries < E1_TRIES; tries++) {
 		fprintf(stderr, "tlbpath-probe: measuring E1 again: %s\n", why);
+		measure_e1(&m, LOCAL, 1, m.n_max);
 	}
 	print_e1(&m, LOCAL);
 	if (why)
