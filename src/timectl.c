@@ -19,7 +19,8 @@
  *
  * Samples come from two kinds of pairs.  Between experiments, each tick
  * (TLBP_TC_TICK requests) ends an epoch and pairs it with the one before:
- * whatever full flushes stock's own decisions made, measured at no cost.
+ * whatever full flushes stock's own decisions made, measured at no cost,
+ * but not at random (sample() says when they are given up).
  * An experiment takes a band of sizes next to the threshold in force and
  * runs two epochs in random order (a switchback), the probe widening (or,
  * above the threshold, keeping) the band and the other deciding as usual;
@@ -52,6 +53,7 @@
 #define TC_DY_MAX	((s64)1 << 30)
 #define TC_DX_SHIFT	8	/* dx per request, x 2^8 */
 #define TC_DZ_SHIFT	4	/* dz per request, x 2^4 */
+#define TC_ENTRIES_MAX	4096	/* more translations than any TLB holds */
 
 enum { TC_NONE, TC_FIRST, TC_SECOND };
 
@@ -229,12 +231,24 @@ static u32 remote_threshold(const struct tlbp_tc *t, const struct tlbp_tc_peers 
 	return tlbp_max_u32(tlbp_min_u32(tlbp_ratio(lo, unit), t->cap), t->stock);
 }
 
-/* A sample: the differences of two epochs, per request. */
-static void sample(struct tlbp_tc *t, s64 dx, s64 dz, s64 dy)
+/*
+ * A sample: the differences of two epochs, per request; @observed: a free
+ * one.  Free samples are observational: a program's time may vary with
+ * stock's decisions for reasons other than refills (the fresh memory it
+ * faults in after a large munmap()).  Once the estimate lies past what
+ * refilling any TLB could cost, they measure something else: given up for
+ * good, the fit emptied, and experiments alone go on.
+ */
+static void sample(struct tlbp_tc *t, s64 dx, s64 dz, s64 dy, bool observed)
 {
 	fit_add(&t->fit, dx, dz, dy);
 	t->stats.samples++;
 	estimate(t);
+	if (observed && t->fit.ok && t->fit.r > (s64)t->r_real) {
+		t->confounded = 1;
+		t->fit = (struct tlbp_tc_fit){ 0 };
+		estimate(t);
+	}
 	set_fast(t);
 }
 
@@ -336,7 +350,7 @@ static void start(struct tlbp_tc *t)
 	if (t->credit <= 0 || t->quiet + 1 < (1U << tlbp_min_u32(t->empty, 6)))
 		return;
 	/* Unbounded, experiment only where the free samples have stopped coming. */
-	if (!t->fit.ok && !t->still)
+	if (!t->fit.ok && !t->still && !t->confounded)
 		return;
 	/*
 	 * Beyond the bounds too, by a factor of 2 of the threshold (or of
@@ -385,6 +399,8 @@ void tlbp_tc_init(struct tlbp_tc *t, const struct tlbp_costs *c, u32 stock, u32 
 	/* A full flush costing more than keeping the cap's worth of pages: the cap decides. */
 	t->r_max = (u32)tlbp_min_u64((u64)cap * c->invlpg, 1U << 30);
 	t->cost_ok = c->invlpg && c->full;
+	t->r_real = (u32)tlbp_min_u64((u64)TC_ENTRIES_MAX * tlbp_max_u32(c->refill, c->invlpg),
+				      1U << 30);
 	t->left = TLBP_TC_TICK;
 	estimate(t);
 	if (!t->cost_ok)
@@ -468,7 +484,8 @@ static void end_epoch(struct tlbp_tc *t, const struct tlbp_tc_clock *c)
 	if (dx != t->dx1) {
 		t->empty = 0;
 		t->stats.probes++;
-		sample(t, sign * (dx - t->dx1), sign * (dz - t->dz1), sign * (dy - t->dy1));
+		sample(t, sign * (dx - t->dx1), sign * (dz - t->dz1), sign * (dy - t->dy1),
+		       false);
 		/* What the probe cost more than the other epoch is paid, what it saved refunded. */
 		t->credit -= charge(t, sign * (dt - t->dt1) * (t->probing ? reqs : t->reqs1));
 	} else if (t->empty < 255) {
@@ -485,8 +502,8 @@ static void natural(struct tlbp_tc *t, const struct tlbp_tc_clock *c)
 	if (t->ticked && measure(t, &t->tick, t->tick_widened, c, &dx, &dz, &dy, &dt, &reqs)) {
 		if (t->natural) {
 			t->still = dx == t->nat_dx;
-			if (!t->still)
-				sample(t, dx - t->nat_dx, dz - t->nat_dz, dy - t->nat_dy);
+			if (!t->still && !t->confounded)
+				sample(t, dx - t->nat_dx, dz - t->nat_dz, dy - t->nat_dy, true);
 		}
 		t->natural = 1;
 		t->nat_dx = dx;
@@ -601,10 +618,14 @@ void tlbp_tc_executed(struct tlbp_tc *t, unsigned long pages, const struct tlbp_
 			dx = ((s64)x->fulls << TC_DX_SHIFT) / TLBP_TC_TICK;
 			dy = (dt - (s64)t->invlpg * (s64)x->pages - (s64)t->full * x->fulls) /
 			     TLBP_TC_TICK;
-			if (x->paired && dx != x->dx) {
+			if (x->paired && dx != x->dx && !x->confounded) {
 				fit_add(&x->fit, dx - x->dx, 0, dy - x->dy);
 				fit_solve(&x->fit, t->r_max);
 				x->samples++;
+				if (x->fit.ok && x->fit.r > (s64)t->r_real) {
+					x->confounded = 1;
+					x->fit = (struct tlbp_tc_fit){ 0 };
+				}
 			}
 			x->paired = 1;
 			x->dx = dx;

@@ -111,6 +111,7 @@ struct tlbp_tc_remote {
 	u32 samples;		/* pairs of epochs that measured something */
 	u32 voided;		/* epochs not measured: a switch, too long */
 	u8 timing, paired;
+	u8 confounded;		/* measured more than refills: no samples since */
 };
 
 /* The other CPUs a range reaches, as tlbp_tc_peer_add() sums them. */
@@ -132,6 +133,7 @@ struct tlbp_tc {
 	u8 cost_ok;
 	u32 invlpg, full;	/* ticks */
 	u32 r_max;		/* R past which the cap decides; R at most, before it is measured */
+	u32 r_real;		/* R past which it is not refills: every TLB entry refilled */
 	u32 stock, cap;
 	/* The experiment running. */
 	u8 phase;		/* none, its first epoch, its second */
@@ -159,6 +161,7 @@ struct tlbp_tc {
 	s64 nat_dx, nat_dz, nat_dy, nat_dt;
 	u64 widened;		/* pages of the ranges it widened, so far */
 	struct tlbp_tc_fit fit;	/* R of its own requests */
+	u8 confounded;		/* free samples measured more than refills: none since */
 	struct tlbp_tc_remote remote;	/* R of the flushes it executes for others */
 	s64 credit;		/* what experiments may still cost, ticks */
 	u32 rng;

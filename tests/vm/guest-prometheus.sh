@@ -65,6 +65,11 @@ check "tlbpath_controller_info names the controller ($(cat $T/adapt/controller))
 keep0=$(sed -n 's/^cpu=0 .* keep=\([0-9]*\) .*/\1/p' $T/adapt/by_cpu)
 check "tlbpath_cpu_keep: CPU 0 keeps what adapt/by_cpu says ($keep0)" \
 	[ "$(val 'tlbpath_cpu_keep{cpu="0",path="local"}')" = "$keep0" ]
+if [ "$(cat $T/adapt/controller)" = time ]; then
+	free0=$(sed -n 's/^cpu=0 .* free=\([a-z-]*\) .*/\1/p' $T/adapt/by_cpu)
+	check "tlbpath_cpu_free_samples: CPU 0's free samples are what adapt/by_cpu says ($free0)" \
+		[ "$(val 'tlbpath_cpu_free_samples{cpu="0",path="local"}')" = "$([ "$free0" = used ] && echo 1 || echo 0)" ]
+fi
 ver=$(cat /sys/module/tlbpath/version)
 check "tlbpath_info carries /sys/module/tlbpath/version ($ver)" \
 	[ "$(val "tlbpath_info{version=\"$ver\"}")" = 1 ]
