@@ -23,6 +23,8 @@
 #   JOBS     parallel tlbsim runs (default 2)
 #   MISSES   a file to append each missed cell to: setting, criterion
 #            (1-4), cost set|workload|CPU|loads, default/stock, default/best
+#   APPS=1   the real programs' cells instead, on their traces (make traces);
+#            with REPEAT, what a CPU that has run the program before does
 set -euo pipefail
 SIM=$(cd "$(dirname "$0")" && pwd)
 TOP=$(cd "$SIM/../.." && pwd)
@@ -49,9 +51,17 @@ while read -r name spec; do
 	spec_of[$name]=$spec
 done < <(sed -n 's/^  \([^ ]*\) source=.*(\(.*\))$/\1 \2/p' "$RESULTS/run.txt")
 # The cells: cost set, its costs, workload, CPU, loads, best fixed threshold.
-awk -F, '$12 == "best-fixed" && $2 !~ /^app-/ { print $1, $10, $2, $3, $11, $13 }' "$csv" \
-	> "$work/cells"
-[ -s "$work/cells" ] || die "no synthetic cells in $csv"
+apps=${APPS:-0}
+awk -F, -v apps="$apps" '$12 == "best-fixed" && ($2 ~ /^app-/) == (apps == 1) {
+	print $1, $10, $2, $3, $11, $13 }' "$csv" > "$work/cells"
+[ -s "$work/cells" ] || die "no $([ "$apps" = 1 ] && echo app || echo synthetic) cells in $csv"
+declare -A trace_of
+if [ "$apps" = 1 ]; then
+	list=$("$TOP/bench/traces/corpus.sh" list) || die "the trace corpus is incomplete: make traces"
+	while IFS=$'\t' read -r name path; do
+		trace_of[app-$name]=$path
+	done <<< "$list"
+fi
 
 # One tlbsim command a cell: "cost,workload,cpu,loads,runs," before each row.
 commands() { # SEED RUNS POLICIES
@@ -64,7 +74,7 @@ commands() { # SEED RUNS POLICIES
 		pol=${3/BEST/$best}
 		printf '%s\n' "$set,$w,$cpu,$loads,$2, $SIM/build/tlbsim --no-header -r $2 \
 -n $1 -l $loads -p $pol --invlpg $inv --full $full --stlb-hit $hit --walk $walk \
---issue ${issue:-0} -c ${path}${spec#"$dump"}#$cpu $traces/$w.trace"
+--issue ${issue:-0} -c ${path}${spec#"$dump"}#$cpu ${trace_of[$w]:-$traces/$w.trace}"
 	done < "$work/cells"
 }
 replay() { # FILE: the rows, each after its prefix
