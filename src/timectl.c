@@ -53,7 +53,7 @@
 #define TC_DY_MAX	((s64)1 << 30)
 #define TC_DX_SHIFT	8	/* dx per request, x 2^8 */
 #define TC_DZ_SHIFT	4	/* dz per request, x 2^4 */
-#define TC_ENTRIES_MAX	4096	/* more translations than any TLB holds */
+#define TC_ENTRIES_MAX	4096	/* entries refilled, at most (Zen 5: 4096 + 96, by walks) */
 
 enum { TC_NONE, TC_FIRST, TC_SECOND };
 
@@ -155,6 +155,34 @@ static void fit_solve(struct tlbp_tc_fit *f, s64 r_max)
 	f->ok = 1;
 }
 
+/*
+ * @f emptied: ok is cleared first, by fit_solve(), and the bounds left
+ * at [0, r_max], so that a peer reading it racily meanwhile never takes
+ * old bounds for new ones.
+ */
+static void fit_empty(struct tlbp_tc_fit *f, s64 r_max)
+{
+	f->n = 0;
+	fit_solve(f, r_max);
+	f->head = 0;
+	f->sxx = 0;
+	f->szz = 0;
+	f->sxz = 0;
+	f->sxy = 0;
+	f->szy = 0;
+}
+
+/*
+ * Free samples are given up once @f's estimate lies past what refilling
+ * TC_ENTRIES_MAX entries could cost, each at an INVLPG's cost or the
+ * calibrated refill's, whichever is more (a walk costs less than either
+ * where the page tables are cached): they measure something else.
+ */
+static bool fit_implausible(const struct tlbp_tc_fit *f, u32 r_real)
+{
+	return f->ok && f->r > (s64)r_real;
+}
+
 /* A sample into @f: the oldest leaves the sums once the ring is full. */
 static void fit_add(struct tlbp_tc_fit *f, s64 dx, s64 dz, s64 dy)
 {
@@ -235,18 +263,19 @@ static u32 remote_threshold(const struct tlbp_tc *t, const struct tlbp_tc_peers 
  * A sample: the differences of two epochs, per request; @observed: a free
  * one.  Free samples are observational: a program's time may vary with
  * stock's decisions for reasons other than refills (the fresh memory it
- * faults in after a large munmap()).  Once the estimate lies past what
- * refilling any TLB could cost, they measure something else: given up for
- * good, the fit emptied, and experiments alone go on.
+ * faults in after a large munmap()).  Where fit_implausible(), the fit is
+ * emptied, and the free samples given up for good: experiments alone go
+ * on (theirs too can be that far off, from a few samples of a program's
+ * phases).
  */
 static void sample(struct tlbp_tc *t, s64 dx, s64 dz, s64 dy, bool observed)
 {
 	fit_add(&t->fit, dx, dz, dy);
 	t->stats.samples++;
 	estimate(t);
-	if (observed && t->fit.ok && t->fit.r > (s64)t->r_real) {
-		t->confounded = 1;
-		t->fit = (struct tlbp_tc_fit){ 0 };
+	if (fit_implausible(&t->fit, t->r_real)) {
+		t->confounded |= observed;
+		fit_empty(&t->fit, t->r_max);
 		estimate(t);
 	}
 	set_fast(t);
@@ -327,7 +356,8 @@ static void stop(struct tlbp_tc *t)
 /*
  * An experiment may start: the credit is positive, it has been quiet for
  * long enough (longer after experiments that measured nothing), R is
- * bounded or the last free pair measured nothing, and the thresholds the
+ * bounded or the last free pair measured nothing (or the free samples
+ * were given up: experiments alone can bound it), and the thresholds the
  * bounds of R allow, or half and twice the one in force (a phase may
  * have moved R; half the largest range asked for lately, where that is
  * less), lie on a side of it; unbounded, no lower than half the one in
@@ -349,7 +379,7 @@ static void start(struct tlbp_tc *t)
 
 	if (t->credit <= 0 || t->quiet + 1 < (1U << tlbp_min_u32(t->empty, 6)))
 		return;
-	/* Unbounded, experiment only where the free samples have stopped coming. */
+	/* Unbounded, experiment only where free samples no longer come. */
 	if (!t->fit.ok && !t->still && !t->confounded)
 		return;
 	/*
@@ -622,9 +652,10 @@ void tlbp_tc_executed(struct tlbp_tc *t, unsigned long pages, const struct tlbp_
 				fit_add(&x->fit, dx - x->dx, 0, dy - x->dy);
 				fit_solve(&x->fit, t->r_max);
 				x->samples++;
-				if (x->fit.ok && x->fit.r > (s64)t->r_real) {
+				/* Given up, nothing relearns it: stock or more for the peers. */
+				if (fit_implausible(&x->fit, t->r_real)) {
 					x->confounded = 1;
-					x->fit = (struct tlbp_tc_fit){ 0 };
+					fit_empty(&x->fit, t->r_max);
 				}
 			}
 			x->paired = 1;
