@@ -53,7 +53,7 @@
 #define TC_DY_MAX	((s64)1 << 30)
 #define TC_DX_SHIFT	8	/* dx per request, x 2^8 */
 #define TC_DZ_SHIFT	4	/* dz per request, x 2^4 */
-#define TC_ENTRIES_MAX	4096	/* entries refilled, at most (Zen 5: 4096 + 96, by walks) */
+#define TC_ENTRIES_MAX	4096	/* entries whose refills R can hold (fit_implausible()) */
 
 enum { TC_NONE, TC_FIRST, TC_SECOND };
 
@@ -173,10 +173,11 @@ static void fit_empty(struct tlbp_tc_fit *f, s64 r_max)
 }
 
 /*
- * Free samples are given up once @f's estimate lies past what refilling
- * TC_ENTRIES_MAX entries could cost, each at an INVLPG's cost or the
- * calibrated refill's, whichever is more (a walk costs less than either
- * where the page tables are cached): they measure something else.
+ * @f's estimate lies past what refilling TC_ENTRIES_MAX entries could
+ * cost, each at an INVLPG's cost or the calibrated refill's, whichever is
+ * more (the largest TLB, Zen 5's, holds 4096 + 96, and a walk through
+ * cached page tables costs less than either): its samples measure
+ * something else than refills.
  */
 static bool fit_implausible(const struct tlbp_tc_fit *f, u32 r_real)
 {
