@@ -542,44 +542,63 @@ static void test_phase(void)
  * @with_full ticks of other work (faulting fresh memory in): the free
  * samples' epochs with more full flushes take longer, and not by R.  With
  * R = 0 a controller that took that for refills would keep up to the cap,
- * and cost more than stock.  Far past what refilling every TLB entry can
- * cost, the free samples are given up; closer, @todo, nothing tells.
+ * and cost more than stock.  Over 8 runs of their own noise.  @given_up:
+ * far past what refilling every TLB entry can cost, the free samples are
+ * given up in every run.  Before that, they are not given up soon enough
+ * to cost no more than stock in every run (TODO): stock's own widenings,
+ * which cost nothing here, dilute the estimate to well below 2000000, and
+ * it reaches the bound late; closer, 200000, nothing tells.
  */
-static void test_confounded(s64 with_full, bool todo)
+/* One run of test_confounded()'s requests on @p; stock's cost of them. */
+static s64 run_confounded(struct cpu *p, s64 with_full, unsigned int *most)
 {
 	s64 stock = 0;
-	unsigned int i, most = 0;
-	char what[200];
-	struct cpu p;
-	bool ok;
+	unsigned int i;
 
-	cpu_init(&p, 0);
 	for (i = 0; i < 30000; i++) {
 		unsigned long n = 2 * (i % 32) + 1;
 
-		if (rnd(&p) % 16) {
-			step(&p, n, false);
+		if (rnd(p) % 16) {
+			step(p, n, false);
 			stock += n <= TLBP_STOCK_CEILING ? (s64)n * INVLPG : FULL;
 		} else {
-			if (--p.t.left <= 0)
-				tlbp_tc_tick(&p.t, &p.c);
-			p.c.requests++;
-			p.c.fulls++;
-			execute(&p, 0, false, false);
-			p.c.now += with_full;
+			if (--p->t.left <= 0)
+				tlbp_tc_tick(&p->t, &p->c);
+			p->c.requests++;
+			p->c.fulls++;
+			execute(p, 0, false, false);
+			p->c.now += with_full;
 			stock += FULL;
 		}
-		most = p.t.thr[0] > most ? p.t.thr[0] : most;
+		*most = p->t.thr[0] > *most ? p->t.thr[0] : *most;
 	}
-	ok = p.cost <= stock && most <= TLBP_STOCK_CEILING && p.t.confounded;
-	snprintf(what, sizeof(what),
-		 "R = 0, %lld ticks of work after each full flush asked for: keeps up to %u at most, costs %lld, stock %lld, free samples %s",
-		 (long long)with_full, most, (long long)p.cost, (long long)stock,
-		 p.t.confounded ? "given up" : "used");
-	if (todo)
-		tap_todo(ok, "free samples measure what comes with full flushes", "%s", what);
-	else
-		tap_ok(ok, "%s", what);
+	return stock;
+}
+
+static void test_confounded(s64 with_full, bool given_up)
+{
+	unsigned int k, above = 0, most = 0, gave_up = 0;
+	s64 stock, worst = 0, worst_stock = 1;
+	struct cpu p;
+
+	for (k = 1; k <= 8; k++) {
+		cpu_init(&p, 0);
+		p.rng ^= k * 0x9e3779b9ull;
+		stock = run_confounded(&p, with_full, &most);
+		gave_up += p.t.confounded;
+		above += p.cost > stock;
+		if (p.cost * worst_stock > worst * stock) {
+			worst = p.cost;
+			worst_stock = stock;
+		}
+	}
+	if (given_up)
+		tap_ok(gave_up == 8,
+		       "R = 0, %lld ticks of work after each full flush asked for: free samples given up in %u of 8 runs",
+		       (long long)with_full, gave_up);
+	tap_todo(!above && most <= TLBP_STOCK_CEILING, "free samples measure what comes with full flushes",
+		 "R = 0, %lld ticks of work after each full flush asked for: above stock in %u of 8 runs (worst %lld, stock %lld), keeps up to %u at most, given up in %u",
+		 (long long)with_full, above, (long long)worst, (long long)worst_stock, most, gave_up);
 }
 
 /*
@@ -704,7 +723,7 @@ static void test_determinism(void)
 
 int main(void)
 {
-	tap_plan(49);
+	tap_plan(50);
 	test_start();
 	test_widen();
 	test_keep();
@@ -720,8 +739,8 @@ int main(void)
 	test_cut_all();
 	test_phase();
 	test_noise();
-	test_confounded(2000000, false);
-	test_confounded(200000, true);
+	test_confounded(2000000, true);
+	test_confounded(200000, false);
 	test_large();
 	test_free();
 	test_unbounded();
