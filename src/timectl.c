@@ -15,7 +15,8 @@
  * call grows with its range, mprotect()'s PTEs) and in residual (dy):
  * dy = R dx + p dz + noise.  The last TLBP_TC_RING samples give R by least
  * squares, with a standard error, and a threshold leaves stock only as
- * far as the bound of R on the far side allows.
+ * far as the bound of R on the far side allows; above stock, as far as
+ * the experiments' samples alone allow too (keep_lo()).
  *
  * Samples come from two kinds of pairs.  Between experiments, each tick
  * (TLBP_TC_TICK requests) ends an epoch and pairs it with the one before:
@@ -211,12 +212,28 @@ static void fit_add(struct tlbp_tc_fit *f, s64 dx, s64 dz, s64 dy)
 }
 
 /*
+ * The lower bound of R that keeping more than stock may go by.  Free
+ * samples are observational, and what a program does around its full
+ * flushes (faulting fresh memory in after an exec or a large munmap())
+ * makes them claim refills that are not there, which keeping more than
+ * stock pays for with an INVLPG a page.  So the experiments' samples,
+ * whose decisions are random, must bound R that high too; once the free
+ * samples are given up the fit holds nothing else.
+ */
+static s64 keep_lo(const struct tlbp_tc *t)
+{
+	if (t->confounded)
+		return t->fit.r_lo;
+	return t->exp.ok ? (t->fit.r_lo < t->exp.r_lo ? t->fit.r_lo : t->exp.r_lo) : 0;
+}
+
+/*
  * The thresholds from R's bounds.  Local ranges: widened above the upper
- * bound's threshold where that is below stock, kept up to the lower
- * bound's where that is above, else stock.  Remote ranges, until their
- * peers are known (remote_threshold()), as if no other CPU refilled
- * anything, which only ever makes a full flush dearer: kept up to the
- * lower bound's threshold, and never fewer than stock.
+ * bound's threshold where that is below stock, kept up to keep_lo()'s
+ * where that is above, else stock.  Remote ranges, until their peers are
+ * known (remote_threshold()), as if no other CPU refilled anything,
+ * which only ever makes a full flush dearer: kept up to keep_lo()'s
+ * threshold, and never fewer than stock.
  */
 static void estimate(struct tlbp_tc *t)
 {
@@ -230,9 +247,9 @@ static void estimate(struct tlbp_tc *t)
 		return;
 	if (threshold_for(t, f->r_hi) < t->stock)
 		t->thr[0] = threshold_for(t, f->r_hi);
-	else if (threshold_for(t, f->r_lo) > t->stock)
-		t->thr[0] = threshold_for(t, f->r_lo);
-	t->thr[1] = tlbp_max_u32(threshold_for(t, f->r_lo), t->stock);
+	else if (threshold_for(t, keep_lo(t)) > t->stock)
+		t->thr[0] = threshold_for(t, keep_lo(t));
+	t->thr[1] = tlbp_max_u32(threshold_for(t, keep_lo(t)), t->stock);
 }
 
 /*
@@ -252,11 +269,11 @@ static u32 remote_threshold(const struct tlbp_tc *t, const struct tlbp_tc_peers 
 	if (t->why != TLBP_TC_OK)
 		return t->stock;
 	if (!p->n)
-		return tlbp_max_u32(threshold_for(t, t->fit.r_lo), t->stock);
+		return tlbp_max_u32(threshold_for(t, keep_lo(t)), t->stock);
 	hi = m * t->full + (u64)t->fit.r_hi + (u64)p->hi;
 	if (!p->unknown && hi < t->stock * unit)
 		return tlbp_ratio(hi, unit);
-	lo = m * t->full + (u64)t->fit.r_lo + (u64)p->lo;
+	lo = m * t->full + (u64)keep_lo(t) + (u64)p->lo;
 	return tlbp_max_u32(tlbp_min_u32(tlbp_ratio(lo, unit), t->cap), t->stock);
 }
 
@@ -273,10 +290,15 @@ static void sample(struct tlbp_tc *t, s64 dx, s64 dz, s64 dy, bool observed)
 {
 	fit_add(&t->fit, dx, dz, dy);
 	t->stats.samples++;
+	if (!observed) {
+		fit_add(&t->exp, dx, dz, dy);
+		fit_solve(&t->exp, t->r_max);
+	}
 	estimate(t);
 	if (fit_implausible(&t->fit, t->r_real)) {
 		t->confounded |= observed;
 		fit_empty(&t->fit, t->r_max);
+		fit_empty(&t->exp, t->r_max);
 		estimate(t);
 	}
 	set_fast(t);

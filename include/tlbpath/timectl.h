@@ -161,6 +161,7 @@ struct tlbp_tc {
 	s64 nat_dx, nat_dz, nat_dy, nat_dt;
 	u64 widened;		/* pages of the ranges it widened, so far */
 	struct tlbp_tc_fit fit;	/* R of its own requests */
+	struct tlbp_tc_fit exp;	/* the same, of the experiments' samples alone */
 	u8 confounded;		/* free samples measured more than refills: none since */
 	struct tlbp_tc_remote remote;	/* R of the flushes it executes for others */
 	s64 credit;		/* what experiments may still cost, ticks */
