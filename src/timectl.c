@@ -217,14 +217,14 @@ static void fit_add(struct tlbp_tc_fit *f, s64 dx, s64 dz, s64 dy)
  * flushes (faulting fresh memory in after an exec or a large munmap())
  * makes them claim refills that are not there, which keeping more than
  * stock pays for with an INVLPG a page.  So the experiments' samples,
- * whose decisions are random, must bound R that high too; once the free
- * samples are given up the fit holds nothing else.
+ * whose decisions are random, must bound R that high too (once the free
+ * samples are given up, the two fits hold the same samples).
  */
 static s64 keep_lo(const struct tlbp_tc *t)
 {
-	if (t->confounded)
-		return t->fit.r_lo;
-	return t->exp.ok ? (t->fit.r_lo < t->exp.r_lo ? t->fit.r_lo : t->exp.r_lo) : 0;
+	if (!t->exp.ok)
+		return 0;
+	return t->fit.r_lo < t->exp.r_lo ? t->fit.r_lo : t->exp.r_lo;
 }
 
 /*

@@ -537,18 +537,6 @@ static void test_phase(void)
 	       i, p.t.thr[0]);
 }
 
-/*
- * A request to flush everything (exec, a large munmap()) and, after it,
- * @with_full ticks of other work (faulting fresh memory in): the free
- * samples' epochs with more full flushes take longer, and not by R.  With
- * R = 0 a controller that took that for refills would keep up to the cap,
- * and cost more than stock.  Over 8 runs of their own noise, it keeps no
- * more than stock, and costs no more than stock and the exploration bound.
- * The experiments' samples must bound R above stock's too: stock's own
- * widenings, which cost nothing here, dilute the free samples' estimate to
- * 0.13M-1.18M, well below 2000000, and only past r_real (1.23M) are they
- * given up (@given_up: in every run).
- */
 /* One run of test_confounded()'s requests on @p; stock's cost of them. */
 static s64 run_confounded(struct cpu *p, s64 with_full, unsigned int *most)
 {
@@ -575,6 +563,18 @@ static s64 run_confounded(struct cpu *p, s64 with_full, unsigned int *most)
 	return stock;
 }
 
+/*
+ * A request to flush everything (exec, a large munmap()) and, after it,
+ * @with_full ticks of other work (faulting fresh memory in): the free
+ * samples' epochs with more full flushes take longer, and not by R.  With
+ * R = 0 a controller that took that for refills would keep up to the cap,
+ * and cost more than stock.  Over 8 runs of their own noise, it keeps no
+ * more than stock, and costs no more than stock and the exploration bound.
+ * The experiments' samples must bound R above stock's too: stock's own
+ * widenings, which cost nothing here, dilute the free samples' estimate to
+ * 0.13M-1.18M, well below 2000000, and only past r_real (1.23M) are they
+ * given up (@given_up: in every run).
+ */
 static void test_confounded(s64 with_full, bool given_up)
 {
 	unsigned int k, above = 0, past = 0, most = 0, gave_up = 0;
