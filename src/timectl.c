@@ -238,6 +238,7 @@ static s64 keep_lo(const struct tlbp_tc *t)
 static void estimate(struct tlbp_tc *t)
 {
 	const struct tlbp_tc_fit *f = &t->fit;
+	u32 keep;
 
 	fit_solve(&t->fit, t->r_max);
 	t->why = f->ok ? TLBP_TC_OK : TLBP_TC_LEARNING;
@@ -245,11 +246,12 @@ static void estimate(struct tlbp_tc *t)
 	t->thr[1] = t->stock;
 	if (!f->ok)
 		return;
+	keep = threshold_for(t, keep_lo(t));
 	if (threshold_for(t, f->r_hi) < t->stock)
 		t->thr[0] = threshold_for(t, f->r_hi);
-	else if (threshold_for(t, keep_lo(t)) > t->stock)
-		t->thr[0] = threshold_for(t, keep_lo(t));
-	t->thr[1] = tlbp_max_u32(threshold_for(t, keep_lo(t)), t->stock);
+	else if (keep > t->stock)
+		t->thr[0] = keep;
+	t->thr[1] = tlbp_max_u32(keep, t->stock);
 }
 
 /*
