@@ -160,11 +160,11 @@ void sim_tlbpath_request(struct sim_tlbpath *a, unsigned int cpu, const struct t
 	if (--t->left <= 0) {
 		tlbp_tc_tick(t, c);
 		if (getenv("TLBSIM_DEBUG"))
-			fprintf(stderr, "tc cpu %u now %llu phase %u probing %u band (%u,%u] thr %u/%u r %d [%d,%d] n %u credit %lld epochs %u voided %u\n",
-				cpu, (unsigned long long)c->now, t->phase, t->probing, t->lo, t->hi,
-				t->thr[0], t->thr[1], t->fit.r, t->fit.r_lo, t->fit.r_hi, t->fit.n,
-				(long long)t->credit,
-				t->stats.epochs, t->stats.voided);
+			fprintf(stderr, "tc cpu %u req %llu now %llu phase %u probing %u band (%u,%u] thr %u/%u r %d [%d,%d] n %u exp %u [%d,%d] credit %lld epochs %u voided %u\n",
+				cpu, (unsigned long long)c->requests, (unsigned long long)c->now,
+				t->phase, t->probing, t->lo, t->hi, t->thr[0], t->thr[1], t->fit.r,
+				t->fit.r_lo, t->fit.r_hi, t->fit.n, t->exp.n, t->exp.r_lo, t->exp.r_hi,
+				(long long)t->credit, t->stats.epochs, t->stats.voided);
 	}
 }
 
