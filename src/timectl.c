@@ -491,9 +491,12 @@ static s64 charge(const struct tlbp_tc *t, s64 measured)
  * is charged too, or each cut would buy a probe for free.  With R
  * bounded, what a band range costs at the estimate of R (a range in the
  * band's middle): another task's time in a cut epoch says nothing of the
- * probe.  Before, the probe's epoch's own time, less the other epoch's
- * per request (without it, the last natural epoch's), which another
- * task's time only makes dearer.
+ * probe.  A probe that kept more, at the experiments' estimate where
+ * that is lower: the free samples' may hold what comes with full flushes,
+ * and cut probes refunded at it paid for others.  Before R is bounded, the
+ * probe's epoch's own time, less the other epoch's per request (without
+ * it, the last natural epoch's), which another task's time only makes
+ * dearer.
  */
 static void unpaired(struct tlbp_tc *t, const struct tlbp_tc_clock *c)
 {
@@ -502,7 +505,9 @@ static void unpaired(struct tlbp_tc *t, const struct tlbp_tc_clock *c)
 	if (t->probing ? !t->timing : t->phase == TC_FIRST)
 		return;
 	if (t->fit.ok) {
-		t->credit -= range_cost(t, (t->lo + 1 + t->hi) / 2, t->fit.r) * t->probed;
+		s64 r = t->dir && t->exp.ok && t->exp.r < t->fit.r ? t->exp.r : t->fit.r;
+
+		t->credit -= range_cost(t, (t->lo + 1 + t->hi) / 2, r) * t->probed;
 		return;
 	}
 	if (t->probing) {
