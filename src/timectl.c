@@ -16,7 +16,8 @@
  * dy = R dx + p dz + noise.  The last TLBP_TC_RING samples give R by least
  * squares, with a standard error, and a threshold leaves stock only as
  * far as the bound of R on the far side allows; above stock, as far as
- * the experiments' samples alone allow too (keep_lo()).
+ * the experiments' samples alone allow too (keep_lo()); below it, no
+ * further than theirs where their estimate lies above the upper bound.
  *
  * Samples come from two kinds of pairs.  Between experiments, each tick
  * (TLBP_TC_TICK requests) ends an epoch and pairs it with the one before:
@@ -231,7 +232,11 @@ static s64 keep_lo(const struct tlbp_tc *t)
 /*
  * The thresholds from R's bounds.  Local ranges: widened above the upper
  * bound's threshold where that is below stock, kept up to keep_lo()'s
- * where that is above, else stock.  Remote ranges, until their peers are
+ * where that is above, else stock.  Where the experiments' estimate lies
+ * above the upper bound of all samples, the free ones are fooled (a
+ * program's small ranges may come with more work than its large ones)
+ * or a phase has moved R: widening goes no further than the experiments'
+ * upper bound allows.  Remote ranges, until their peers are
  * known (remote_threshold()), as if no other CPU refilled anything,
  * which only ever makes a full flush dearer: kept up to keep_lo()'s
  * threshold, and never fewer than stock.
@@ -239,7 +244,7 @@ static s64 keep_lo(const struct tlbp_tc *t)
 static void estimate(struct tlbp_tc *t)
 {
 	const struct tlbp_tc_fit *f = &t->fit;
-	u32 keep;
+	u32 keep, widen;
 
 	fit_solve(&t->fit, t->r_max);
 	t->why = f->ok ? TLBP_TC_OK : TLBP_TC_LEARNING;
@@ -248,8 +253,11 @@ static void estimate(struct tlbp_tc *t)
 	if (!f->ok)
 		return;
 	keep = threshold_for(t, keep_lo(t));
-	if (threshold_for(t, f->r_hi) < t->stock)
-		t->thr[0] = threshold_for(t, f->r_hi);
+	widen = threshold_for(t, f->r_hi);
+	if (t->exp.ok && t->exp.r > f->r_hi)
+		widen = tlbp_max_u32(widen, threshold_for(t, t->exp.r_hi));
+	if (widen < t->stock)
+		t->thr[0] = widen;
 	else if (keep > t->stock)
 		t->thr[0] = keep;
 	t->thr[1] = tlbp_max_u32(keep, t->stock);
