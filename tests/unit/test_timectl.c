@@ -572,13 +572,14 @@ static s64 run_confounded(struct cpu *p, s64 with_full, unsigned int *most)
  * luck, twice), it keeps no more than stock, and its probes cost no more
  * than the exploration bound (checked on their own: where the thresholds
  * widen, what they save hides the probes' cost in the total, and did hide
- * cut probes refunded at a confounded estimate).  The experiments' samples must bound R above
- * stock's too: stock's own widenings, which cost nothing here, dilute the
- * free samples' estimate to 0.13M-1.18M, well below 2000000, and only past
- * r_real (1.23M) are they given up (@given_up: in all but a few runs).
- * And the experiments' fit must go by the full flushes alone: a requested
- * one lands in either epoch with its work, and a fit through dz as well
- * matches that almost exactly from 3 samples.
+ * cut probes refunded at a confounded estimate).  The experiments'
+ * samples must bound R above stock's too: stock's own widenings, which
+ * cost nothing here, dilute the free samples' estimate to 0.13M-1.18M,
+ * well below 2000000, and only past r_real (1.23M) are they given up
+ * (@given_up: in all but a few runs).  And the experiments' fit must go
+ * by the full flushes alone: a requested one lands in either epoch with
+ * its work, and a fit through dz as well matches that almost exactly
+ * from 3 samples.
  */
 static void test_confounded(s64 with_full, bool given_up)
 {
