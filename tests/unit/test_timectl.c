@@ -537,6 +537,15 @@ static void test_phase(void)
 	       i, p.t.thr[0]);
 }
 
+/* @worst / @worst_stock becomes @cost / @stock where that is the larger share. */
+static void keep_worst(s64 cost, s64 stock, s64 *worst, s64 *worst_stock)
+{
+	if (cost * *worst_stock > *worst * stock) {
+		*worst = cost;
+		*worst_stock = stock;
+	}
+}
+
 /* One run of test_confounded()'s requests on @p; stock's cost of them. */
 static s64 run_confounded(struct cpu *p, s64 with_full, unsigned int *most)
 {
@@ -594,14 +603,8 @@ static void test_confounded(s64 with_full, bool given_up)
 		gave_up += p.t.confounded;
 		above += p.cost > stock;
 		past += p.loss > explore_bound(&p);
-		if (p.loss * lost_bound > lost * explore_bound(&p)) {
-			lost = p.loss;
-			lost_bound = explore_bound(&p);
-		}
-		if (p.cost * worst_stock > worst * stock) {
-			worst = p.cost;
-			worst_stock = stock;
-		}
+		keep_worst(p.loss, explore_bound(&p), &lost, &lost_bound);
+		keep_worst(p.cost, stock, &worst, &worst_stock);
 	}
 	tap_ok(!past && most <= TLBP_STOCK_CEILING && (!given_up || gave_up >= 60),
 	       "R = 0, %lld ticks of work after each full flush asked for: above stock in %u of 64 runs (worst %lld, stock %lld), probes past the exploration bound in %u (worst lost %lld <= %lld), keeps up to %u at most, free samples given up in %u",
@@ -647,10 +650,7 @@ static void test_cheap(s64 extra, bool todo)
 		p.rng ^= k * 0x9e3779b9ull;
 		stock = run_cheap(&p, extra);
 		past += p.cost > stock + explore_bound(&p);
-		if (p.cost * worst_stock > worst * stock) {
-			worst = p.cost;
-			worst_stock = stock;
-		}
+		keep_worst(p.cost, stock, &worst, &worst_stock);
 	}
 	if (todo)
 		tap_todo(!past, "free samples decide before the experiments can",
