@@ -60,6 +60,7 @@ make_initramfs "$work/initrd.gz" "$ko" "$script" ||
 	{ echo "1..1"; echo "not ok 1 - pack the initramfs"; exit 1; }
 start=$(date +%s)
 boot "$kver" "$work/initrd.gz" "$work/console.log" "$work/output.log" "$smp"
+qemu_rc=$?
 echo "# guest ran $(( $(date +%s) - start )) s; logs in $work"
 
 n=0 fail=0
@@ -80,6 +81,7 @@ if grep -q '^tlbpath-guest: done' "$work/output.log"; then
 	echo "ok $n - guest ran to the end"
 else
 	echo "not ok $n - guest ran to the end"; fail=$((fail + 1))
+	echo "# $(qemu_ended "$qemu_rc"); the console's last lines:"
 	tail -n 30 "$work/console.log" | sed 's/^/# console: /'
 fi
 n=$((n + 1))

@@ -419,6 +419,18 @@ guest_run() {
 	return 1
 }
 
+# qemu_ended RC: how guest_run's QEMU ended, in words, for a guest that
+# did not finish.  With -no-reboot a reset ends QEMU with 0, and a panic
+# (panic=-1) or a triple fault resets: only the console tells them apart.
+qemu_ended() {
+	case $1 in
+	0) echo "QEMU exited 0: the guest reset or powered off" ;;
+	124) echo "QEMU stopped after VM_TIMEOUT=${VM_TIMEOUT:-600} s" ;;
+	12[5-9] | 1[3-9][0-9] | 2[0-9][0-9]) echo "QEMU died of signal $(($1 - 128)) ($(kill -l $(($1 - 128)) 2>/dev/null))" ;;
+	*) echo "QEMU exited with status $1" ;;
+	esac
+}
+
 # Lines that mean the guest kernel found a bug: its own reports (BUG,
 # WARNING, Oops, kernel BUG at), KASAN's and UBSAN's, lockdep's and RCU's
 # (WARNING, INFO), sysfs and kobject failures, lockups and stalls, and any

@@ -28,6 +28,8 @@ n=$((first - stride)) tries=0 loaded=0 failed=0 bad=0
 while [ $n -lt $max ]; do
 	n=$((n + stride)) tries=$((tries + 1))
 	[ $((tries % 100)) != 0 ] || diag "N=$n: $failed failed, $loaded loaded anyway"
+	# In the kernel log too: a guest that dies says at which N.
+	echo "tlbpath-faults: N=$n" >/dev/kmsg
 	out=$(failload $n /tlbpath.ko)
 	case $out in
 	"loaded injected=0") rmmod tlbpath; break ;;

@@ -42,7 +42,7 @@ run() {	# run HANG_TRIES [DIE_TRIES [LATE]]: guest_run's status, stdout and boot
 	boots=$(cat "$dir/fake-qemu.count")
 }
 
-echo "1..9"
+echo "1..10"
 run 0
 [ $rc = 0 ] && [ "$boots" = 1 ] && [ -z "$out" ] &&
 	echo "ok 1 - a guest that starts /init boots once" ||
@@ -82,3 +82,17 @@ run 0 1 late
 [ "$boots" = 1 ] && [ -z "$out" ] && ! grep -q 'tlbpath-guest: done' "$dir/output" &&
 	echo "ok 9 - one that dies after a result is not" ||
 	echo "not ok 9 - one that dies after a result is not (rc $rc, $boots boots: $out)"
+
+# A QEMU that dies of a signal after the guest started: vm-test.sh says how.
+cat >"$dir/segv-qemu" <<'FAKE'
+#!/bin/bash
+echo "[    2.1] Run /init as init process" >>"$1"
+echo "ok - a first result" >>"$2"
+kill -SEGV $$
+FAKE
+chmod +x "$dir/segv-qemu"
+guest_run "$dir/console" "$dir/output" "$dir/segv-qemu" "$dir/console" "$dir/output" 2>/dev/null
+said=$(qemu_ended $?)
+[ "$said" = "QEMU died of signal 11 (SEGV)" ] &&
+	echo "ok 10 - a QEMU that dies of a signal is said to" ||
+	echo "not ok 10 - a QEMU that dies of a signal is said to: $said"
