@@ -437,14 +437,15 @@ qemu_ended() {
 # stack dump.  Between the guest's "tlbpath-fault-injection: begin" and
 # "end" lines, where allocations fail on purpose, two reports are the
 # kernel's expected answer, and so is the one stack dump that follows
-# each: an allocation-failure warning, and the WARN_ON_ONCE with which
+# each: an allocation-failure warning (or fault injection's own, at
+# verbose 2), and the WARN_ON_ONCE with which
 # event_define_fields() (kernel/trace/trace_events.c) meets -ENOMEM while
 # the module loader adds the module's trace events; and a kobject that
 # could not be added for -ENOMEM.  (kmemleak's reports
 # are judged in the guest: tests/vm/guest-lib.sh.)
 guest_log_bad() {
 	awk '/tlbpath-fault-injection: begin/ { fi = 1 } /tlbpath-fault-injection: end/ { fi = 0 }
-	     fi && /page allocation failure:|vmalloc error:/ { expected = 1 }
+	     fi && /page allocation failure:|vmalloc error:|FAULT_INJECTION: forcing a failure/ { expected = 1 }
 	     fi && /WARNING: CPU: [0-9]+ PID: [0-9]+ at kernel\/trace\/trace_events\.c:[0-9]+ event_define_fields/ { expected = 1; next }
 	     fi && /kobject_add_internal failed for .* \(error: -12 / { next }
 	     /Call Trace/ && expected { expected = 0; next }

@@ -24,6 +24,27 @@ void tlbp_ftrace_unregister(struct tlbp_hook *hooks, unsigned int n)
 	}
 }
 
+/*
+ * A filter that holds tlbp_ftrace_anchor() (by address), then the hooked
+ * function (by name).  ftrace_set_filter() can fail to add the name and
+ * return 0: 6.1's ftrace_set_hash() takes match_records()'s -ENOMEM for a
+ * match and installs the hash as it is.  An empty filter would hook every
+ * function in the kernel; this one hooks a function nothing calls, and
+ * the self-test finds the hook silent.
+ */
+static int filter(struct tlbp_hook *h)
+{
+	int ret = 0;
+
+#ifndef TLBP_MUTANT_NOANCHOR
+	ret = ftrace_set_filter_ip(&h->ops, (unsigned long)tlbp_ftrace_anchor, 0, 1);
+#endif
+	if (!ret)
+		ret = ftrace_set_filter(&h->ops, (unsigned char *)h->name,
+					strlen(h->name), 0);
+	return ret;
+}
+
 /* Each hook filtered on its one function and registered; all or none. */
 int tlbp_ftrace_register(struct tlbp_hook *hooks, unsigned int n)
 {
@@ -38,8 +59,7 @@ int tlbp_ftrace_register(struct tlbp_hook *hooks, unsigned int n)
 		h->ops.flags |= FTRACE_OPS_FL_IPMODIFY;
 #endif
 		h->filtered = true;
-		ret = ftrace_set_filter(&h->ops, (unsigned char *)h->name,
-					strlen(h->name), 1);
+		ret = filter(h);
 		if (ret) {
 			pr_err("cannot filter ftrace on %s (%d)\n", h->name, ret);
 			goto fail;

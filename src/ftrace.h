@@ -55,6 +55,7 @@ static __always_inline void tlbp_count_decision(const struct tlbp_decision *d,
 	}
 }
 
+void tlbp_ftrace_anchor(void);
 int tlbp_ftrace_register(struct tlbp_hook *hooks, unsigned int n);
 void tlbp_ftrace_unregister(struct tlbp_hook *hooks, unsigned int n);
 int tlbp_user_flush(void);

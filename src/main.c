@@ -33,7 +33,7 @@ static int __init tlbp_init(void)
 
 	ret = tlbp_hooks_selftest();
 	if (ret) {
-		pr_err("the ftrace hooks never run (is kernel.ftrace_enabled 0?)\n");
+		pr_err("the ftrace hooks never run (is kernel.ftrace_enabled 0, or memory short?)\n");
 		goto fail_hooks;
 	}
 

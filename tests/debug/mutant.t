@@ -4,7 +4,8 @@
 # The debug tier can fail: in the debug kernel, badhook (tests/debug/badhook,
 # a test-only mutant) allocates with GFP_KERNEL in atomic context and leaks
 # an allocation per load.  The kernel must report both, and the check every
-# in-VM test ends with must fail on that log.
+# in-VM test ends with must fail on that log.  Then the fault sweep must
+# fail on tlbpath built without its filters' anchor (TLBP_MUTANT=noanchor).
 set -uo pipefail
 . "$(dirname "$0")/../../scripts/vmlib.sh"
 
@@ -28,5 +29,15 @@ t "kmemleak reports the lost allocation" sh -c "grep -q 'kmemleak: [0-9]* new su
 	echo \"\$1\" | grep -q '^ok [0-9]* - kmemleak lists the object badhook lost'" - "$out"
 t "so the in-VM log check fails" \
 	sh -c "echo \"\$1\" | grep -q '^not ok [0-9]* - guest kernel log has no bug report'" - "$out"
+
+# And the fault sweep can: tlbpath built without its filters' anchor
+# (src/ftrace.c) meets an ftrace filter left empty by an allocation
+# failure, hooks every function, and the guest does not live to the end.
+out=$(VM_TIMEOUT=1200 VM_CPU=max,la57=off MUTANTS=noanchor \
+	GUEST_ENV="FAULT_ONLY=registration FAULT_KO=/tlbpath-noanchor.ko" \
+	FAULT_ONLY=registration FAULT_KO=/tlbpath-noanchor.ko "$TOP/scripts/vm-test.sh" debug faults 2)
+echo "$out" | grep -v '^1\.\.' | grep -v '^# console: ' | sed 's/^\(not \)\?ok /# noanchor run: &/'
+t "the fault sweep fails on tlbpath without the filters' anchor" \
+	sh -c "echo \"\$1\" | grep -q '^not ok '" - "$out"
 echo "1..$n"
 exit $fail
