@@ -25,19 +25,19 @@ void tlbp_ftrace_unregister(struct tlbp_hook *hooks, unsigned int n)
 }
 
 /*
- * A filter that holds tlbp_ftrace_anchor() (by address), then the hooked
- * function (by name).  ftrace_set_filter() can fail to add the name and
+ * A filter that holds the hook's anchor (ftrace_anchor.c, by address),
+ * then the hooked function (by name).  ftrace_set_filter() can fail to add the name and
  * return 0: 6.1's ftrace_set_hash() takes match_records()'s -ENOMEM for a
  * match and installs the hash as it is.  An empty filter would hook every
  * function in the kernel; this one hooks a function nothing calls, and
  * the self-test finds the hook silent.
  */
-static int filter(struct tlbp_hook *h)
+static int filter(struct tlbp_hook *h, unsigned int i)
 {
 	int ret = 0;
 
 #ifndef TLBP_MUTANT_NOANCHOR
-	ret = ftrace_set_filter_ip(&h->ops, (unsigned long)tlbp_ftrace_anchor, 0, 1);
+	ret = ftrace_set_filter_ip(&h->ops, tlbp_ftrace_anchor(i), 0, 1);
 #endif
 	if (!ret)
 		ret = ftrace_set_filter(&h->ops, (unsigned char *)h->name,
@@ -51,6 +51,8 @@ int tlbp_ftrace_register(struct tlbp_hook *hooks, unsigned int n)
 	unsigned int i;
 	int ret;
 
+	if (WARN_ON(n > TLBP_FTRACE_ANCHORS))
+		return -EINVAL;
 	for (i = 0; i < n; i++) {
 		struct tlbp_hook *h = &hooks[i];
 
@@ -59,7 +61,7 @@ int tlbp_ftrace_register(struct tlbp_hook *hooks, unsigned int n)
 		h->ops.flags |= FTRACE_OPS_FL_IPMODIFY;
 #endif
 		h->filtered = true;
-		ret = filter(h);
+		ret = filter(h, i);
 		if (ret) {
 			pr_err("cannot filter ftrace on %s (%d)\n", h->name, ret);
 			goto fail;

@@ -55,7 +55,9 @@ static __always_inline void tlbp_count_decision(const struct tlbp_decision *d,
 	}
 }
 
-void tlbp_ftrace_anchor(void);
+/* Hooks an architecture may have: each has an anchor of its own. */
+#define TLBP_FTRACE_ANCHORS 3
+unsigned long tlbp_ftrace_anchor(unsigned int i);
 int tlbp_ftrace_register(struct tlbp_hook *hooks, unsigned int n);
 void tlbp_ftrace_unregister(struct tlbp_hook *hooks, unsigned int n);
 int tlbp_user_flush(void);
