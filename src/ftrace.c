@@ -26,11 +26,11 @@ void tlbp_ftrace_unregister(struct tlbp_hook *hooks, unsigned int n)
 
 /*
  * A filter that holds the hook's anchor (ftrace_anchor.c, by address),
- * then the hooked function (by name).  ftrace_set_filter() can fail to add the name and
- * return 0: 6.1's ftrace_set_hash() takes match_records()'s -ENOMEM for a
- * match and installs the hash as it is.  An empty filter would hook every
- * function in the kernel; this one hooks a function nothing calls, and
- * the self-test finds the hook silent.
+ * then the hooked function (by name).  ftrace_set_filter() can fail to
+ * add the name and return 0: 6.1's ftrace_set_hash() takes
+ * match_records()'s -ENOMEM for a match and installs the hash as it is.
+ * An empty filter would hook every function in the kernel; this one
+ * hooks a function nothing calls, and the self-test finds the hook silent.
  */
 static int filter(struct tlbp_hook *h, unsigned int i)
 {
@@ -51,8 +51,6 @@ int tlbp_ftrace_register(struct tlbp_hook *hooks, unsigned int n)
 	unsigned int i;
 	int ret;
 
-	if (WARN_ON(n > TLBP_FTRACE_ANCHORS))
-		return -EINVAL;
 	for (i = 0; i < n; i++) {
 		struct tlbp_hook *h = &hooks[i];
 

@@ -55,7 +55,7 @@ static __always_inline void tlbp_count_decision(const struct tlbp_decision *d,
 	}
 }
 
-/* Hooks an architecture may have: each has an anchor of its own. */
+/* Hooks an architecture may have (each hook_*.c asserts it): an anchor each. */
 #define TLBP_FTRACE_ANCHORS 3
 unsigned long tlbp_ftrace_anchor(unsigned int i);
 int tlbp_ftrace_register(struct tlbp_hook *hooks, unsigned int n);

@@ -197,6 +197,8 @@ static void notrace tlbp_flush_cb(unsigned long ip, unsigned long parent_ip,
 	ftrace_test_recursion_unlock(bit);
 }
 
+static_assert(NR_HOOKS <= TLBP_FTRACE_ANCHORS);
+
 static struct tlbp_hook hooks[NR_HOOKS] = {
 	[HOOK_UNMAP] = {	/* .name: pick_unmap() */
 		.ops = { .func = tlbp_vma_cb, .flags = TLBP_OPS_FLAGS },

@@ -288,6 +288,8 @@ static void notrace tlbp_kernel_range_cb(unsigned long ip,
 	preempt_enable_notrace();
 }
 
+static_assert(TLBP_NR_HOOKS <= TLBP_FTRACE_ANCHORS);
+
 static struct tlbp_hook hooks[TLBP_NR_HOOKS] = {
 	[TLBP_HOOK_MM] = {
 		.name = "flush_tlb_mm_range",
