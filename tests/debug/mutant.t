@@ -35,7 +35,7 @@ t "so the in-VM log check fails" \
 # failure, hooks every function, and the guest does not live to the end.
 out=$(VM_TIMEOUT=1200 VM_CPU=max,la57=off MUTANTS=noanchor \
 	GUEST_ENV="FAULT_ONLY=registration FAULT_KO=/tlbpath-noanchor.ko" \
-	FAULT_ONLY=registration FAULT_KO=/tlbpath-noanchor.ko "$TOP/scripts/vm-test.sh" debug faults 2)
+	"$TOP/scripts/vm-test.sh" debug faults 2)
 echo "$out" | grep -v '^1\.\.' | grep -v '^# console: ' | sed 's/^\(not \)\?ok /# noanchor run: &/'
 t "the fault sweep fails on tlbpath without the filters' anchor" \
 	sh -c "echo \"\$1\" | grep -q '^not ok '" - "$out"
