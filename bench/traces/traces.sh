@@ -219,7 +219,7 @@ while IFS=$'\t' read -r name comm vcpus _; do
 			say "$name: the same checksum as corpus.tsv's"
 		else
 			say "$name: checksum differs from corpus.tsv's ($([ "$same_env" = 1 ] &&
-				echo "same kernel, QEMU, root and image: NOT deterministic" ||
+				echo "same kernel, QEMU, root and image: another host's recording?" ||
 				echo "another kernel, QEMU, root or image"))"
 		fi
 	fi
