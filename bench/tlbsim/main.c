@@ -313,7 +313,7 @@ int main(int argc, char **argv)
 		       "%" PRIu64 "..%" PRIu64 " entries), %" PRIu64 " full, %u CPUs, %" PRIu64
 		       " dependent accesses (loads %s); costs invlpg %" PRIu64 " full %" PRIu64
 		       " stlb_hit %" PRIu64 " walk %" PRIu64 " issue %" PRIu64 "\n",
-		       workload, t.n, t.accesses, t.flushes, t.nsizes,
+		       workload, t.n * (t.runs ? t.runs : 1), t.accesses, t.flushes, t.nsizes,
 		       t.nsizes ? t.sizes[0] : 0, t.nsizes ? t.sizes[t.nsizes - 1] : 0,
 		       t.full_flushes, t.ncpus, t.dep_accesses, sim_loads_name(loads), costs.invlpg,
 		       costs.full, costs.stlb_hit, costs.walk, costs.issue);

@@ -350,7 +350,7 @@ int sim_run(const struct sim_trace *t, const struct sim_cpu_model *m,
 	uint64_t now = 0;
 	unsigned int i, s;
 	int ret = -1;
-	size_t k;
+	size_t k, at;
 
 	memset(r, 0, sizeof(*r));
 	if (!cpu || !active)
@@ -365,8 +365,10 @@ int sim_run(const struct sim_trace *t, const struct sim_cpu_model *m,
 			goto out;
 	}
 
-	for (k = 0; k < t->n; k++) {
-		const struct sim_event *e = &t->ev[k];
+	/* Run after run (sim_trace_repeat()), each the same events. */
+	for (k = 0, at = 0; k < t->n * (t->runs ? t->runs : 1);
+	     k++, at = at + 1 == t->n ? 0 : at + 1) {
+		const struct sim_event *e = &t->ev[at];
 		struct cpu_tlb *me = &cpu[e->cpu];
 		unsigned int reach = 0;
 		bool perpage = false;

@@ -56,6 +56,7 @@ enum sim_loads {
 struct sim_trace {
 	struct sim_event *ev;
 	size_t n, cap;
+	unsigned int runs;		/* the events replayed this many times over (0: once) */
 	unsigned int ncpus;		/* highest CPU number + 1 */
 	uint64_t accesses, flushes, full_flushes;
 	bool has_vm;			/* 'v' lines: total_vm/rss known */
@@ -77,7 +78,8 @@ int sim_trace_from_string(struct sim_trace *t, const char *text,
 /*
  * The trace's events @times over, one run after the other: a program that
  * runs longer, or again on the same CPUs (what the module's per-CPU state
- * sees).  -1 if out of memory, the trace unchanged.
+ * sees).  The events stay as they are (->runs says it) and the counts are
+ * of all runs.  -1 if they would overflow, the trace unchanged.
  */
 int sim_trace_repeat(struct sim_trace *t, unsigned int times);
 void sim_trace_free(struct sim_trace *t);

@@ -350,21 +350,11 @@ const char *sim_loads_name(enum sim_loads loads)
 
 int sim_trace_repeat(struct sim_trace *t, unsigned int times)
 {
-	struct sim_event *ev;
-	size_t i;
-
 	if (times < 2)
 		return 0;
-	if (t->n > SIZE_MAX / sizeof(*ev) / times)
+	if (t->runs > 1 || t->n > SIZE_MAX / times || t->accesses > UINT64_MAX / times)
 		return -1;
-	ev = realloc(t->ev, t->n * times * sizeof(*ev));
-	if (!ev)
-		return -1;
-	for (i = 1; i < times; i++)
-		memcpy(ev + i * t->n, ev, t->n * sizeof(*ev));
-	t->ev = ev;
-	t->cap = t->n * times;
-	t->n *= times;
+	t->runs = times;
 	t->accesses *= times;
 	t->flushes *= times;
 	t->full_flushes *= times;
