@@ -326,8 +326,9 @@ user_off() {
 		# Calls of $FN just before the freeze: on arm64 *tlb* is
 		# mostly the per-page __tlb_remove_*(), and a process's exit
 		# can push every older call out of the small buffer, the
-		# background load's too before the freeze (0 calls once in
-		# CI): up to 3 freezes.  A tracer that sees none fails all.
+		# background load's too before the freeze (0 calls once, in a
+		# clean make check): up to 3 freezes.  A tracer that sees none
+		# fails all.
 		local try=0
 		n=0
 		while [ $try -lt 3 ] && [ "$n" = 0 ]; do
