@@ -50,6 +50,18 @@ static bool walks_started, walks_any;
 static enum tlbp_walk_event walk_ev = TLBP_WALKS_NONE;
 static struct tracepoint *tlb_flush_tp;
 static bool probe_on;
+
+/*
+ * Every queueing of these works goes to one workqueue: from 6.17,
+ * schedule_delayed_work() queues on system_percpu_wq, apart from
+ * system_wq, and a work queued on two may run twice at once.
+ */
+#ifdef TLBP_HAVE_SYSTEM_PERCPU_WQ
+#define tlbp_wq system_percpu_wq
+#else
+#define tlbp_wq system_wq
+#endif
+
 static void ceiling_work_fn(struct work_struct *w);
 static DECLARE_DELAYED_WORK(ceiling_work, ceiling_work_fn);
 
@@ -148,7 +160,7 @@ static void peers_work_fn(struct work_struct *w)
 		peers_on = false;
 	}
 	if (on || peers_on)
-		schedule_delayed_work(&peers_work, HZ);
+		queue_delayed_work(tlbp_wq, &peers_work, HZ);
 }
 
 static void find_tlb_flush(struct tracepoint *tp, void *priv)
@@ -170,10 +182,10 @@ void tlbp_adaptive_apply(bool want)
 		tlbp_timed_apply(want && tlbp_model_ready && tlbp_controller == TLBP_CTL_TIME,
 				 &tlbp_costs);
 		if (READ_ONCE(tlbp_timed_on))
-			mod_delayed_work(system_wq, &ceiling_work, HZ);
+			mod_delayed_work(tlbp_wq, &ceiling_work, HZ);
 		/* On: it watches for remote ranges; off: it unregisters the probe. */
 		if (tlb_flush_tp)
-			mod_delayed_work(system_wq, &peers_work, READ_ONCE(tlbp_timed_on) ? HZ : 0);
+			mod_delayed_work(tlbp_wq, &peers_work, READ_ONCE(tlbp_timed_on) ? HZ : 0);
 		return;
 	}
 	want = want && probe_on && tlbp_model_ready;
@@ -187,7 +199,7 @@ void tlbp_adaptive_apply(bool want)
 	if (want) {
 		WRITE_ONCE(tlbp_adapting, true);
 		on_each_cpu(restart_cpu, NULL, 1);
-		mod_delayed_work(system_wq, &ceiling_work, HZ);
+		mod_delayed_work(tlbp_wq, &ceiling_work, HZ);
 	}
 }
 
@@ -205,7 +217,7 @@ static void ceiling_work_fn(struct work_struct *w)
 			     tlbp_timed_ceiling(cpu));
 	if (most < now)
 		tlbp_ceiling_lower(now, most);
-	schedule_delayed_work(&ceiling_work, HZ);
+	queue_delayed_work(tlbp_wq, &ceiling_work, HZ);
 }
 
 bool tlbp_adaptive_decide(struct mm_struct *mm, unsigned long entries,
