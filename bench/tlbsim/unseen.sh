@@ -32,20 +32,24 @@ bin=$SIM/build/bin
 [ -x "$bin/gen" ] && [ -x "$bin/mprotect" ] && [ -x "$bin/munmap" ] ||
 	die "no workload programs in $bin: make sim (or make sim-quick) builds them"
 
-# CPUs and their page walkers (the sources README.md cites for make sim's
-# set: Broadwell added the second walker, Zen 2 has two, Zen 4 six).
-CPUS="Nehalem=GenuineIntel00106A1_Nehalem_CPUID 1
-Broadwell=GenuineIntel00306D4_Broadwell2_CPUID 2
-CascadeLake=GenuineIntel0050656_CascadeLakeSP_CPUID 2
+# CPUs of the pinned dumps (tests/unit/cpuid: there without
+# ../shared/cpuid) that make sim does not run, and their page walkers as
+# make sim's set gives their cores' kin: Ice Lake's two for Tiger Lake,
+# Raptor Lake P's four for Alder Lake P, Zen 5's six for Turin.
+CPUS="Bloomfield=GenuineIntel00106A4_Bloomfield_CPUID 1
+TigerLake=GenuineIntel00806C1_TigerLake_CPUID3 2
+AlderLake-P=GenuineIntel00906A4_AlderLakeP_01_CPUID 4
+Kabini=AuthenticAMD0700F01_K16_Kabini_CPUID 1
 Carrizo=AuthenticAMD0660F01_K15_Carrizo_CPUID 1
-Rome=AuthenticAMD0830F10_K17_Rome_CPUID2 2
-Genoa=AuthenticAMD0A10F11_K19_Genoa_01_CPUID 6"
+Turin=AuthenticAMD0B00F21_K20_Turin_01_CPUID 6"
 copts=()
 while read -r spec walkers; do
 	name=${spec%%=*} dump=${spec#*=}
 	grep -q "($dump\.raw" "$RESULTS/run.txt" && die "$name ($dump) is one of make sim's CPUs"
-	[ -f "$CPUID_CORPUS/$dump.raw" ] || die "no $CPUID_CORPUS/$dump.raw"
-	copts+=(-c "$CPUID_CORPUS/$dump.raw%$walkers#$name")
+	path=$TOP/tests/unit/cpuid/$dump.raw
+	[ -f "$path" ] || path=$CPUID_CORPUS/$dump.raw
+	[ -f "$path" ] || die "no $dump.raw in tests/unit/cpuid or $CPUID_CORPUS"
+	copts+=(-c "$path%$walkers#$name")
 done <<< "$CPUS"
 
 # Workloads make sim does not run: gen's at 30% and 300% (make sim's are
@@ -93,11 +97,12 @@ awk -F, -v worst="$WORST" -v limit="$LIMIT" '
 	{ k = $1 " / " $3 " / " $4 " / " $12 " loads / seed " $2
 	  if ($13 == "stock") s[k] = $16; else if ($13 == "tlbpath") d[k] = $16 }
 	END {
+		list = "sort -rn | head -n " worst " | sed \"s/^/  /\""
 		for (k in d) {
 			r = d[k] / s[k]; n++; g += log(r)
 			if (r > limit) m++
-			printf "%.4f %s\n", r, k | "sort -rn | head -n " worst " | sed \"s/^/  /\""
+			printf "%.4f %s\n", r, k | list
 		}
-		close("sort -rn | head -n " worst " | sed \"s/^/  /\"")
+		close(list)
 		printf "%d cells: <= %s stock: %d miss; geomean / stock %.3f\n", n, limit, m, exp(g / n)
 	}' "$work/rows"

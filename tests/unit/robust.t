@@ -66,13 +66,13 @@ misses=$(grep -E '^  [0-9.]+ ' <<< "$got" | awk '$1 > 1.005' | wc -l)
 grep -Eq "^$cells cells: <= 1.005 stock: $misses miss; geomean / stock [0-9.]+$" <<< "$got" &&
 	[ "$misses" -gt 0 ] && [ "$(grep -Ec '^  [0-9.]+ ' <<< "$got")" = "$cells" ]
 ok $? "unseen.sh judges $cells cells and counts the $misses above 1.005 of stock" "$got"
-# One of them by hand: gen phase at 30%, Nehalem (one walker), dependent loads.
+# One of them by hand: gen phase at 30%, Bloomfield (one walker), dependent loads.
 IFS=/ read -r inv full hit walk issue <<< "$(awk -F, '$1 == "hansen2014" { print $10; exit }' "$tmp/sim.csv")"
 "$top/bench/tlbsim/build/bin/gen" phase 30 > "$tmp/phase30.trace"
 want=$("$top/bench/tlbsim/build/tlbsim" --no-header -n 1 -l dep -p stock,tlbpath --invlpg "$inv" \
 	--full "$full" --stlb-hit "$hit" --walk "$walk" --issue "${issue:-0}" \
-	-c "$top/../shared/cpuid/GenuineIntel00106A1_Nehalem_CPUID.raw%1" "$tmp/phase30.trace" |
+	-c "$top/tests/unit/cpuid/GenuineIntel00106A4_Bloomfield_CPUID.raw%1" "$tmp/phase30.trace" |
 	awk -F, '$11 == "stock" { s = $14 } $11 == "tlbpath" { d = $14 } END { printf "%.4f", d / s }')
-line=$(grep ' hansen2014 / gen-phase-30 / Nehalem / dep loads / seed 1$' <<< "$got")
+line=$(grep ' hansen2014 / gen-phase-30 / Bloomfield / dep loads / seed 1$' <<< "$got")
 [ -n "$want" ] && [ "${line%% hansen2014*}" = "  $want" ]
-ok $? "its hansen2014 / gen-phase-30 / Nehalem / dep cell is tlbsim's own: $want" "$line"
+ok $? "its hansen2014 / gen-phase-30 / Bloomfield / dep cell is tlbsim's own: $want" "$line"
