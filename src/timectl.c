@@ -39,8 +39,10 @@
  * executes for others (tlbp_tc_executed(): epochs of them, paired as the
  * natural ones), and the asking CPU decides with the bounds every CPU
  * reached has measured; while one has not, never below stock.
- * Experiments never widen such ranges: their cost to the others could not
- * be charged.
+ * Experiments widen such ranges too, where the others time them: at
+ * their upper bounds, charged at once, or, before they have bounds, one
+ * range at a time and TLBP_TC_RBOOT at most, so that they can measure
+ * what stock's own decisions below its ceiling never show them.
  */
 #include "tlbpath/timectl.h"
 #include "tlbpath/ratio.h"
@@ -106,7 +108,8 @@ static void set_fast(struct tlbp_tc *t)
  * R from @f's samples, and its bounds: dy = bx dx + bz dz through 0, by
  * the normal equations; where dz tells nothing apart from dx (always 0,
  * or in step with it), dx alone.  R = bx x 2^TC_DX_SHIFT.  Before
- * TC_MIN samples R is unbounded: [0, r_max].
+ * TC_MIN samples R is unbounded, [0, r_max], and R the first samples'
+ * guess by dx alone.
  */
 static void fit_solve(struct tlbp_tc_fit *f, s64 r_max)
 {
@@ -119,7 +122,8 @@ static void fit_solve(struct tlbp_tc_fit *f, s64 r_max)
 
 	f->ok = 0;
 	if (f->n < TC_MIN || !f->sxx) {
-		f->r = 0;
+		f->r = f->sxx ? (s32)clamp_s64((f->sxy << TC_DX_SHIFT) / f->sxx, -TC_DY_MAX,
+					      TC_DY_MAX) : 0;
 		f->r_lo = 0;
 		f->r_hi = (s32)r_max;
 		return;
@@ -621,6 +625,42 @@ void tlbp_tc_tick(struct tlbp_tc *t, const struct tlbp_tc_clock *c)
 		t->biggest >>= 1;
 }
 
+/*
+ * A probe may widen a range that reaches other CPUs where each times the
+ * flushes it executes: stock keeps every range below its ceiling, and
+ * without a probe those CPUs would never execute a full flush to measure.
+ * Their part is charged at the upper bounds they measured (this CPU's
+ * epochs time its own part alone), while the credit lasts; before every
+ * one has bounds, TLBP_TC_RBOOT such ranges at most.
+ */
+static bool remote_probe_ok(const struct tlbp_tc *t, const struct tlbp_tc_peers *p)
+{
+	u64 m = (u64)p->n + 1;
+
+	if (!p->n || p->untimed)
+		return false;
+	if (!p->unknown)
+		return t->credit > 0;
+	/*
+	 * One at a time, each once the peers have ended the epoch of the last, and
+	 * not once their first samples say widening cannot pay below stock.
+	 */
+	return t->rboot < TLBP_TC_RBOOT && t->band < t->klen &&
+	       (!t->rboot || p->epochs != t->repochs) &&
+	       m * t->full + (u64)keep_lo(t) + (u64)p->guess < m * t->invlpg * t->stock;
+}
+
+/* A remote range a probe widened: the other CPUs' part of its cost. */
+static void remote_charge(struct tlbp_tc *t, unsigned long entries, const struct tlbp_tc_peers *p)
+{
+	if (p->unknown) {
+		t->rboot++;
+		t->repochs = p->epochs;
+	} else {
+		t->credit -= (s64)p->n * ((s64)t->full - (s64)entries * t->invlpg) + p->hi;
+	}
+}
+
 bool tlbp_tc_decide(struct tlbp_tc *t, unsigned long entries, const struct tlbp_tc_peers *peers,
 		    const struct tlbp_tc_clock *c, enum tlbp_tc_reason *why)
 {
@@ -638,9 +678,15 @@ bool tlbp_tc_decide(struct tlbp_tc *t, unsigned long entries, const struct tlbp_
 	*why = t->why == TLBP_TC_OK ? TLBP_TC_R_TIMED : TLBP_TC_R_STOCK;
 	if (entries > t->biggest)
 		t->biggest = (u32)tlbp_min_u64(entries, t->cap);
-	/* The band: local ranges below the threshold, or any range above it. */
-	in_band = t->phase && entries > t->lo && entries <= t->hi &&
-		  (t->dir ? entries > t->thr[remote] : !remote);
+	/*
+	 * The band: ranges above the threshold, or below it; remote ones
+	 * below theirs, within half of it (a factor of 2, as local ones go
+	 * beyond the bounds), where their probe can be paid.
+	 */
+	in_band = t->phase && entries > t->lo &&
+		  (t->dir ? entries <= t->hi && entries > t->thr[remote] :
+		   !remote ? entries <= t->hi :
+		   entries <= t->thr[1] && 2 * entries > t->thr[1] && remote_probe_ok(t, peers));
 	if (!in_band) {
 		keep = entries <= t->thr[remote];
 	} else {
@@ -650,7 +696,13 @@ bool tlbp_tc_decide(struct tlbp_tc *t, unsigned long entries, const struct tlbp_
 			t->widened0 = t->widened;
 			t->quiet = 0;
 		}
-		/* The epoch ends TC_TAIL requests after its last band range. */
+		/*
+		 * The epoch ends TC_TAIL requests after its last band range; a
+		 * remote one whose CPUs have no bounds is the last, so that each
+		 * full flush of the probe's lands in an epoch of their own.
+		 */
+		if (remote && peers->unknown && t->band + 1 < t->klen)
+			t->band = t->klen - 1;
 		if (++t->band == t->klen)
 			t->left = TC_TAIL;
 		keep = entries <= t->thr[remote];
@@ -658,6 +710,8 @@ bool tlbp_tc_decide(struct tlbp_tc *t, unsigned long entries, const struct tlbp_
 			keep = t->dir;
 			t->probed++;
 			*why = TLBP_TC_R_PROBE;
+			if (remote && !keep)
+				remote_charge(t, entries, peers);
 		}
 	}
 	if (!keep)
@@ -715,6 +769,7 @@ void tlbp_tc_executed(struct tlbp_tc *t, unsigned long pages, const struct tlbp_
 		x->voided += x->timing;
 		x->paired = 0;
 	}
+	x->epochs += x->timing;
 	x->timing = 1;
 	x->now = c->now;
 	x->who = c->who;

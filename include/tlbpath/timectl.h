@@ -56,6 +56,8 @@
 #define TLBP_TC_RING		16
 /* Requests between two looks at the credit while no experiment runs. */
 #define TLBP_TC_TICK		16
+/* Remote ranges a CPU's probes may widen while a CPU they reach has no bounds. */
+#define TLBP_TC_RBOOT		8
 
 enum tlbp_tc_why {
 	TLBP_TC_OK,		/* the measured refills decide */
@@ -110,6 +112,7 @@ struct tlbp_tc_remote {
 	s64 dx, dy;		/* the epoch before, per flush */
 	u32 samples;		/* pairs of epochs that measured something */
 	u32 voided;		/* epochs not measured: a switch, too long */
+	u32 epochs;		/* ended, measured or not */
 	u8 timing, paired;
 	u8 confounded;		/* measured more than refills: no samples since */
 };
@@ -118,7 +121,10 @@ struct tlbp_tc_remote {
 struct tlbp_tc_peers {
 	u32 n;			/* CPUs */
 	u32 unknown;		/* of them, without bounds yet */
+	u32 untimed;		/* of them, not timing (or given up) the flushes they execute */
 	s64 lo, hi;		/* the sums of the others' bounds of R */
+	s64 guess;		/* their lower bounds, or first samples' guesses */
+	u32 epochs;		/* theirs, ended so far */
 };
 
 /* Per-CPU state: touched only by its own CPU. */
@@ -145,6 +151,8 @@ struct tlbp_tc {
 	u32 band;		/* band ranges decided in this epoch */
 	u32 klen;		/* band ranges an epoch of this experiment lasts */
 	u32 probed;		/* band ranges decided the probe's way */
+	u32 rboot;		/* remote ranges probed while a peer had no bounds */
+	u32 repochs;		/* the peers' epochs at the last of them */
 	struct tlbp_tc_clock t0;
 	s64 dx1, dz1, dy1;	/* the first epoch's, per request */
 	s64 dt1, reqs1;		/* its time per request, its requests */
@@ -198,10 +206,14 @@ static inline void tlbp_tc_peer_add(struct tlbp_tc_peers *p, const struct tlbp_t
 	const struct tlbp_tc_fit *f = &peer->remote.fit;
 
 	p->n++;
+	p->untimed += !peer->remote.timing || peer->remote.confounded;
+	p->epochs += peer->remote.epochs;
 	if (!f->ok) {
 		p->unknown++;
+		p->guess += f->r > 0 ? f->r : 0;
 		return;
 	}
+	p->guess += f->r_lo;
 	p->lo += f->r_lo;
 	p->hi += f->r_hi;
 }

@@ -101,6 +101,8 @@ static bool step2(struct cpu *p, unsigned long n, struct cpu *peer)
 	if (keep != rule) {
 		p->probes++;
 		p->loss += cost_of(p, n, keep) - cost_of(p, n, rule);
+		if (peer)
+			p->loss += cost_of(peer, n, keep) - cost_of(peer, n, rule);
 	}
 	p->c.requests++;
 	if (keep)
@@ -230,6 +232,17 @@ static void test_remote(void)
 	       "remote, R = 0: every range up to 31 kept (threshold %u)", p.t.thr[1]);
 }
 
+static s64 explore_bound(const struct cpu *p);
+
+/*
+ * The exploration bound with a peer @q: @p's own, and TLBP_TC_RBOOT
+ * ranges at what widening one costs @q before it has bounds.
+ */
+static s64 remote_bound(const struct cpu *p, const struct cpu *q)
+{
+	return explore_bound(p) + TLBP_TC_RBOOT * (FULL + q->r);
+}
+
 /*
  * Two CPUs: @p asks for every flush, ranges of 1..63 entries in turn (so
  * stock's own decisions vary), and re-uses nothing; @q executes each one
@@ -246,9 +259,10 @@ static void run_pair(struct cpu *p, struct cpu *q, s64 rq, unsigned int count,
 	q->rng ^= 0x5555;
 	*widened_small = 0;
 	for (i = 0; i < count; i++) {
-		unsigned long n = i % 63 + 1;
+		unsigned long n = i % 63 + 1, probes = p->probes;
 
-		if (!step2(p, n, q) && n <= TLBP_STOCK_CEILING)
+		/* Below stock by the thresholds, not by a probe. */
+		if (!step2(p, n, q) && n <= TLBP_STOCK_CEILING && p->probes == probes)
 			++*widened_small;
 	}
 }
@@ -302,12 +316,14 @@ static void test_peers(void)
 		       p.t.thr[1]);
 	}
 
-	run_pair(&p, &q, 60000, 6000, &small);
-	stock = stock_pair(60000, 6000);
+	/* 100000 requests: probes left uncharged show past the bound only over a long run. */
+	run_pair(&p, &q, 60000, 100000, &small);
+	stock = stock_pair(60000, 100000);
 	tap_ok(q.t.remote.fit.ok && !small && p.t.thr[1] >= 33 &&
-	       (p.cost + q.cost) * 100 <= stock * 102,
-	       "peer, R = 60000, the asking CPU's own R = 0: nothing widened below stock, remote threshold %u, both CPUs cost %lld, stock %lld (<= 1.02)",
-	       p.t.thr[1], (long long)(p.cost + q.cost), (long long)stock);
+	       (p.cost + q.cost) * 100 <= stock * 102 && p.loss <= remote_bound(&p, &q),
+	       "peer, R = 60000, the asking CPU's own R = 0: nothing widened below stock but by probes, which lost %lld (<= %lld), remote threshold %u, both CPUs cost %lld, stock %lld (<= 1.02)",
+	       (long long)p.loss, (long long)remote_bound(&p, &q), p.t.thr[1],
+	       (long long)(p.cost + q.cost), (long long)stock);
 
 	cpu_init(&p, 0);
 	cpu_init(&q, 0);
@@ -318,6 +334,85 @@ static void test_peers(void)
 	       p.t.thr[1] >= 33,
 	       "peer with a context switch in every interval: %u epochs voided, nothing measured, remote threshold %u (stock)",
 	       q.t.remote.voided, p.t.thr[1]);
+}
+
+/*
+ * Every range remote and below stock's ceiling, 1..31 entries, as
+ * mprotect-seed-t2's: stock keeps them all, so neither CPU ever executes
+ * a full flush to time.  Only probes that widen remote ranges teach them.
+ * With R = 0 on both, the pair must end well below stock; with R = 60000
+ * on the peer, keep them, the probes' loss, the peer's part included,
+ * within the bound.
+ */
+static void test_remote_probe(void)
+{
+	static const s64 rs[] = { 0, 60000 };
+	unsigned int i, k;
+	struct cpu p, q;
+
+	for (k = 0; k < ARRAY_SIZE(rs); k++) {
+		s64 stock = 0;
+
+		cpu_init(&p, 0);
+		cpu_init(&q, rs[k]);
+		q.rng ^= 0x5555;
+		for (i = 0; i < 6000; i++) {
+			unsigned long n = 2 * (i % 16) + 1;
+
+			step2(&p, n, &q);
+			stock += 2 * (s64)n * INVLPG;
+		}
+		if (!rs[k])
+			tap_ok(q.t.remote.fit.ok && p.t.thr[1] < 33 &&
+			       (p.cost + q.cost) * 10 <= stock * 6,
+			       "remote ranges below stock, R = 0 on both: probes taught the peer (%u samples), remote threshold %u, both CPUs cost %lld, stock %lld (<= 0.6)",
+			       q.t.remote.samples, p.t.thr[1], (long long)(p.cost + q.cost),
+			       (long long)stock);
+		else
+			tap_ok(p.t.thr[1] >= 31 && p.loss <= remote_bound(&p, &q) &&
+			       p.t.rboot <= 4 && (p.cost + q.cost) * 100 <= stock * 102,
+			       "remote ranges below stock, R = 60000 on the peer: kept up to %u, %u probed before the peer had bounds (<= 4: its first samples stop them), probes lost %lld (<= %lld), both CPUs cost %lld, stock %lld (<= 1.02)",
+			       p.t.thr[1], p.t.rboot, (long long)p.loss,
+			       (long long)remote_bound(&p, &q), (long long)(p.cost + q.cost),
+			       (long long)stock);
+	}
+
+	/*
+	 * Once the peer has bounds, what a remote range a probe widens
+	 * costs it is charged at once, at its upper bound: the asking CPU's
+	 * epochs do not hold it.  An experiment's probe epoch, set up by hand.
+	 */
+	{
+		struct tlbp_tc_peers peers = { 0 };
+		enum tlbp_tc_reason why = TLBP_TC_R_STOCK;
+		unsigned long n;
+		s64 credit, want;
+		bool keep;
+
+		run_pair(&p, &q, 20000, 6000, &i);
+		tlbp_tc_peer_add(&peers, &q.t);
+		n = p.t.thr[1];
+		p.t.phase = 1;
+		p.t.probing = 1;
+		p.t.dir = 0;
+		p.t.timing = 1;
+		p.t.lo = 1;
+		p.t.band = 0;
+		p.t.klen = TLBP_TC_EPOCH;
+		credit = 1000000;
+		p.t.credit = credit;
+		want = (s64)FULL - (s64)n * INVLPG + peers.hi;
+		keep = tlbp_tc_decide(&p.t, n, &peers, &p.c, &why);
+		tap_ok(!peers.unknown && !keep && why == TLBP_TC_R_PROBE &&
+		       credit - p.t.credit == want,
+		       "a probe widens a remote range of %lu: the peer's part charged at once, %lld (at its upper bound %lld: %lld)",
+		       n, (long long)(credit - p.t.credit), (long long)peers.hi, (long long)want);
+		/* No further than half the remote threshold: a factor of 2. */
+		keep = tlbp_tc_decide(&p.t, n / 2, &peers, &p.c, &why);
+		tap_ok(keep && why != TLBP_TC_R_PROBE,
+		       "the same probe keeps a remote range of %lu, half the remote threshold",
+		       n / 2);
+	}
 }
 
 /* A break in every request: no epoch is measured, and it stays stock. */
@@ -784,13 +879,14 @@ static void test_determinism(void)
 
 int main(void)
 {
-	tap_plan(51);
+	tap_plan(55);
 	test_start();
 	test_widen();
 	test_keep();
 	test_even();
 	test_remote();
 	test_peers();
+	test_remote_probe();
 	test_breaks();
 	test_spread();
 	test_bound();
