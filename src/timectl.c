@@ -647,7 +647,8 @@ static bool remote_probe_ok(const struct tlbp_tc *t, const struct tlbp_tc_peers 
 	 */
 	return t->rboot < TLBP_TC_RBOOT && t->band < t->klen &&
 	       (!t->rboot || p->epochs != t->repochs) &&
-	       m * t->full + (u64)keep_lo(t) + (u64)p->guess < m * t->invlpg * t->stock;
+	       m * t->full + (u64)keep_lo(t) + (u64)(p->lo + p->guess) <
+	       m * t->invlpg * t->stock;
 }
 
 /* A remote range a probe widened: the other CPUs' part of its cost. */
@@ -699,7 +700,7 @@ bool tlbp_tc_decide(struct tlbp_tc *t, unsigned long entries, const struct tlbp_
 		/*
 		 * The epoch ends TC_TAIL requests after its last band range; a
 		 * remote one whose CPUs have no bounds is the last, so that each
-		 * full flush of the probe's lands in an epoch of their own.
+		 * full flush it makes them execute lands in an epoch of their own.
 		 */
 		if (remote && peers->unknown && t->band + 1 < t->klen)
 			t->band = t->klen - 1;

@@ -123,7 +123,7 @@ struct tlbp_tc_peers {
 	u32 unknown;		/* of them, without bounds yet */
 	u32 untimed;		/* of them, not timing (or given up) the flushes they execute */
 	s64 lo, hi;		/* the sums of the others' bounds of R */
-	s64 guess;		/* their lower bounds, or first samples' guesses */
+	s64 guess;		/* the unknown ones' first samples' guesses of R */
 	u32 epochs;		/* theirs, ended so far */
 };
 
@@ -213,7 +213,6 @@ static inline void tlbp_tc_peer_add(struct tlbp_tc_peers *p, const struct tlbp_t
 		p->guess += f->r > 0 ? f->r : 0;
 		return;
 	}
-	p->guess += f->r_lo;
 	p->lo += f->r_lo;
 	p->hi += f->r_hi;
 }
