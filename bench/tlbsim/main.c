@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include <getopt.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,7 +56,7 @@ static void usage(FILE *f)
 static const char csv_header[] =
 	"workload,cpu,source,l1d_4k,l1d_ways,l2_4k,l2_ways,walkers,costs,loads,policy,threshold,threshold_hi,"
 	"cycles,cyc_stlb,cyc_walk,cyc_invlpg,cyc_full,accesses,l1_hits,stlb_hits,walks,"
-	"calls,perpage,widened,caller_full,invlpg,full_flushes\n";
+	"calls,perpage,widened,caller_full,invlpg,full_flushes,epochs,epoch_sd\n";
 
 struct out {
 	const char *workload;
@@ -91,13 +92,14 @@ static void row(const struct out *o, const char *policy, uint32_t thr, uint32_t 
 	       ",%s,%s,%u,%s,"
 	       "%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
 	       ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
-	       ",%" PRIu64 "\n",
+	       ",%" PRIu64 ",%" PRIu64 ",%.0f\n",
 	       o->workload, m->label, tlbp_geo_source_name(m->geo.source),
 	       m->l1[TLBP_4K].entries, m->l1[TLBP_4K].ways, m->l2[TLBP_4K].entries,
 	       m->l2[TLBP_4K].ways, m->walkers, o->c->invlpg, o->c->full, o->c->stlb_hit,
 	       o->c->walk, o->c->issue, o->loads, policy, thr, hi, r->cycles, r->cyc_stlb, r->cyc_walk, r->cyc_invlpg, r->cyc_full,
 	       r->accesses, r->l1_hits, r->stlb_hits, r->walks, r->calls, r->perpage_calls,
-	       r->widened_calls, r->caller_full_calls, r->invlpg, r->full_flushes);
+	       r->widened_calls, r->caller_full_calls, r->invlpg, r->full_flushes, r->epochs,
+	       r->epoch_pairs ? sqrt(r->epoch_d2 / (double)r->epoch_pairs) : 0.0);
 }
 
 static void sweep_row(void *ctx, uint32_t thr, const struct sim_result *r)

@@ -123,6 +123,58 @@ function programs(   line, f, h, i, j, cs, w, m, c, k, st, b, d, nn, lg, lgb, tm
 	}
 	print ""
 }
+# What evidence can reach: a learner that knows the best fixed threshold
+# and times whole epochs (TLBP_TC_TICK flush events per CPU), switching
+# between it and stock, tells the two apart at 3 standard errors after
+# need = (3 sd / delta)^2 pairs of epochs: delta, what an epoch saves
+# (stock - best over stock'"'"'s epochs), sd, what two epochs differ by
+# anyway (tlbsim'"'"'s epoch_sd of stock'"'"'s run; the sweep'"'"'s have no
+# noise).  Until then it pays stock and best alternately, after it best:
+# best + need x delta at the least, or stock where the trace holds fewer
+# than need pairs (or than 2: one says nothing of the spread).  A miss of
+# a criterion is out of reach of evidence where even that is beyond it.
+function learnable(   kk, f, cs, w, c, s, b, d, e, sd, delta, need, avail, a, q, lim, v, app, nm, nout, miss, any, byw, ww, names, nn, i2, j2, t, line) {
+	for (kk in cellkey)
+		if ((kk, "stock") in ep) { any = 1; break }
+	if (!any) return
+	print "\n### What evidence can reach\n"
+	print "A learner that knew the best fixed threshold and switched whole epochs (16 flush events a CPU, as the time controller'"'"'s) between it and stock would tell the two apart at 3 standard errors after *need* = (3 sd / delta)^2 pairs: delta is what an epoch saves, sd what two epochs differ by anyway (the workload'"'"'s own variation and the clock'"'"'s noise: tlbsim'"'"'s `epoch_sd` of stock'"'"'s run). It pays stock and best alternately until then: at the least best + need x delta, or stock where the trace holds fewer than *need* pairs (2 at the least). A miss is *out of reach* where even that misses the criterion; no controller that waits for that evidence meets it there.\n"
+	print "| criterion | misses (default) | out of reach of evidence | of them, by workload |"
+	print "|---|---:|---:|---|"
+	lim[2] = 1.10; lim[3] = 0.90
+	nm[2] = "default / best fixed <= 1.10"; nm[3] = "default / stock <= 0.90 where stock / best fixed >= 1.2"
+	for (q = 2; q <= 3; q++) {
+		delete byw; miss = 0; nout = 0
+		for (kk in cellkey) {
+			split(kk, f, SUBSEP); cs = f[1]; w = f[2]; c = f[3]
+			s = cyc[kk, "stock"]; b = cyc[kk, "best-fixed"]; d = cyc[kk, "tlbpath"]; e = ep[kk, "stock"] + 0
+			if (!s || !b || d == "") continue
+			app = q == 2 || s / b >= 1.2
+			v = q == 2 ? d / b : d / s
+			if (!app || v <= lim[q]) continue
+			miss++
+			# Two pairs at the least: one difference says nothing of its spread.
+			delta = e ? (s - b) / e : 0
+			sd = esd[kk, "stock"]
+			need = delta > 0 ? (3 * sd / delta) ^ 2 : 1e30
+			need = need < 2 ? 2 : need
+			avail = e / 2
+			a = need <= avail ? b + need * delta : s
+			if ((q == 2 ? a / b : a / s) > lim[q]) { nout++; byw[w]++ }
+		}
+		# By count, then name: awk'"'"'s own order is no order.
+		nn = 0
+		for (ww in byw) names[++nn] = ww
+		for (i2 = 2; i2 <= nn; i2++)
+			for (j2 = i2; j2 > 1 && (byw[names[j2]] > byw[names[j2 - 1]] ||
+			     byw[names[j2]] == byw[names[j2 - 1]] && names[j2] < names[j2 - 1]); j2--) {
+				t = names[j2]; names[j2] = names[j2 - 1]; names[j2 - 1] = t
+			}
+		line = ""
+		for (i2 = 1; i2 <= nn; i2++) line = line (i2 > 1 ? ", " : "") names[i2] " " byw[names[i2]]
+		printf "| %s | %d | %d | %s |\n", nm[q], miss, nout, line
+	}
+}
 function thr(lo, hi) {
 	if (hi == "") return lo
 	if (hi == "inf") return lo "..inf"
@@ -144,6 +196,7 @@ NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
 	}
 	k = cs SUBSEP w SUBSEP c
 	cyc[k, pol] = $col["cycles"]; th[k, pol] = thr($col["threshold"], $col["threshold_hi"])
+	if ("epoch_sd" in col) { ep[k, pol] = $col["epochs"]; esd[k, pol] = $col["epoch_sd"] }
 	if (pol == "best-fixed") { lo[k] = $col["threshold"]; hi[k] = $col["threshold_hi"] }
 	if (pol == "stock") { calls[cs, w] = $col["calls"]; acc[cs, w] = $col["accesses"] }
 }
@@ -246,6 +299,7 @@ END {
 	print ""
 	printf "Best cell: default / stock %.3f (%s); geometric mean over all cells: default / stock %.3f, default / best fixed %.3f.\n", cw[4], cc[4], exp(lsum / ncell), exp(lbest / ncell)
 	kinds()
+	learnable()
 	for (i = 1; i <= ncs; i++) {
 		printf "%d\t%s\t%s\n", i, cs_list[i], cost[cs_list[i]] > (plotdir "/costsets")
 		for (j = 1; j <= nw[cs_list[i]]; j++)

@@ -113,6 +113,10 @@ struct cpu_tlb {
 	uint64_t work;		/* the accesses' own time since its last request */
 	/* What the time controller reads (timectl.h): who runs, its requests so far. */
 	struct tlbp_tc_clock tc;
+	/* Its epochs as a learner times them (epoch_event()). */
+	uint64_t ep_start, ep_who, ep_last;
+	uint32_t ep_events;
+	bool ep_timing, ep_paired;
 };
 
 static int arr_init(struct arr *a, const struct sim_shape *sh)
@@ -326,6 +330,39 @@ static void request_noise(struct cpu_tlb *me, uint64_t *rng)
 	me->tc.now = me->clock;
 }
 
+/*
+ * A flush event on @me (one it asked for, or one it executed for another
+ * CPU), its clock just read: every TLBP_TC_TICK of them end an epoch, as
+ * the time controller's do, unless another task ran (a break).  Two
+ * epochs in a row differ by the workload's own variation and the noise,
+ * whatever the policy: what a learner that times epochs must tell a
+ * better policy's saving from (report.sh's learnability).
+ */
+static void epoch_event(struct cpu_tlb *me, struct sim_result *r)
+{
+	if (me->ep_timing && ++me->ep_events < TLBP_TC_TICK)
+		return;
+	if (me->ep_timing && me->tc.who == me->ep_who) {
+		uint64_t d = me->tc.now - me->ep_start;
+
+		r->epochs++;
+		if (me->ep_paired) {
+			double diff = (double)d - (double)me->ep_last;
+
+			r->epoch_pairs++;
+			r->epoch_d2 += diff * diff;
+		}
+		me->ep_paired = true;
+		me->ep_last = d;
+	} else {
+		me->ep_paired = false;
+	}
+	me->ep_timing = true;
+	me->ep_events = 0;
+	me->ep_start = me->tc.now;
+	me->ep_who = me->tc.who;
+}
+
 /* An access's miss on @me, costing @units / walkers cycles on its clock. */
 static void clock_miss(struct cpu_tlb *me, uint64_t units, uint32_t walkers)
 {
@@ -405,6 +442,7 @@ int sim_run(const struct sim_trace *t, const struct sim_cpu_model *m,
 		for (i = 0; i < t->ncpus; i++)
 			reach += active[i];
 		request_noise(me, &rng);
+		epoch_event(me, r);
 		sim_tlbpath_request(&tp, e->cpu, &me->tc);
 		if (e->type == EV_FULL) {
 			r->caller_full_calls++;
@@ -472,6 +510,7 @@ int sim_run(const struct sim_trace *t, const struct sim_cpu_model *m,
 			}
 			if (i != e->cpu) {
 				request_noise(&cpu[i], &rng_remote);
+				epoch_event(&cpu[i], r);
 				sim_tlbpath_remote(&tp, i, perpage ? e->entries : ~0UL, &cpu[i].tc);
 			}
 		}

@@ -274,6 +274,9 @@ struct sim_result {
 	uint64_t cycles;		/* the sum of the four */
 	uint32_t adapt_keep;		/* tlbpath: the largest keep at the end */
 	uint64_t explorations;		/* tlbpath: widened or kept to measure */
+	/* Epochs of TLBP_TC_TICK flush events per CPU, timed (sim.c: epoch_event()). */
+	uint64_t epochs, epoch_pairs;
+	double epoch_d2;		/* the sum of squared differences of successive ones */
 };
 
 /* The threshold a policy applies on @m, for reports (2012: before the footprint cap). */

@@ -556,10 +556,48 @@ static void test_cost_files(void)
 	}
 }
 
+/*
+ * The epochs a learner could time (sim.c: epoch_event()): every 16 flush
+ * events of a CPU, asked for or executed.  CPU 0 asks for 49 one-page
+ * flushes of a page nobody touched, with accesses to a page in its L1
+ * between them (1 tick each, no noise): 1, then 3, then 1 a gap.  Its 3
+ * epochs take 16 INVLPGs and 16, 48 and 16 accesses: they differ by 32
+ * and -32.  CPU 1 executes each flush and does nothing else: 3 epochs of
+ * 16 INVLPGs, no difference.  6 epochs, 4 pairs, squares 2048.
+ */
+static void test_epochs(void)
+{
+	struct sim_cpu_model m = model("geom:l1d_4k=4");
+	static char text[4096];
+	struct sim_result r;
+	struct sim_trace t;
+	size_t len;
+	int i, j;
+
+	len = (size_t)snprintf(text, sizeof(text), H "r 1 0x1000\nr 0 0x1000\n");
+	for (i = 1; i <= 49; i++) {
+		len += (size_t)snprintf(text + len, sizeof(text) - len, "f 0 0x100000 1 12\n");
+		for (j = 0; j < (i > 16 && i <= 32 ? 3 : 1); j++)
+			len += (size_t)snprintf(text + len, sizeof(text) - len, "r 0 0x1000\n");
+	}
+	t = trace(text);
+	r = run(&t, &m, POL_STOCK, 0, &K);
+	tap_ok(r.epochs == 6 && r.epoch_pairs == 4 && r.epoch_d2 == 2048.0,
+	       "epochs: 3 a CPU, 4 pairs, their differences' squares 2048 (got %llu, %llu, %.0f)",
+	       (unsigned long long)r.epochs, (unsigned long long)r.epoch_pairs, r.epoch_d2);
+	/* The decisions move the INVLPGs into full flushes, not the work's variation. */
+	r = run(&t, &m, POL_FIXED, 0, &K);
+	tap_ok(r.epochs == 6 && r.epoch_d2 == 2048.0,
+	       "epochs: full flushes instead, the same differences (got %llu, %.0f)",
+	       (unsigned long long)r.epochs, r.epoch_d2);
+	sim_trace_free(&t);
+}
+
 int main(void)
 {
-	tap_plan(79);
+	tap_plan(81);
 	test_overlap();
+	test_epochs();
 	test_cost_files();
 	test_lru();
 	test_set_conflict();
