@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "tlbsim.h"
+#include "tlbpath/timectl.h"
 
 #define CAP_DEFAULT	512	/* the module's default cap (TLBP_CAP_DEFAULT) */
 
@@ -36,6 +37,8 @@ static void usage(FILE *f)
 "  -w, --workload NAME   label of the trace in the output (default: its file name)\n"
 "  -l, --loads MODE      trace (as its 'l' lines say), dep or indep: every access\n"
 "                        dependent on the load before it, or none (default trace)\n"
+"      --epoch N         the epochs and epoch_sd columns: epochs of N flush events a CPU\n"
+"                        (default 16, the time controller's tick)\n"
 "  -r, --repeat N        replay the trace N times over, one run after the other\n"
 "      --costs FILE      a cost set (tlbpath-probe -o); options after it override\n"
 "      --invlpg N        cycles per INVLPG, per CPU reached             (default %" PRIu64 ")\n"
@@ -138,6 +141,7 @@ int main(int argc, char **argv)
 		{ "loads", required_argument, NULL, 'l' },
 		{ "repeat", required_argument, NULL, 'r' },
 		{ "noise", required_argument, NULL, 'n' },
+		{ "epoch", required_argument, NULL, 10 },
 		{ "human", no_argument, NULL, 'H' },
 		{ "geometry", no_argument, NULL, 'g' },
 		{ "help", no_argument, NULL, 'h' },
@@ -149,7 +153,7 @@ int main(int argc, char **argv)
 	const char *workload = NULL;
 	struct sim_cpu_model *models = NULL;
 	unsigned int nmodels = 0, npol = 0, i, j;
-	uint64_t v, div = 16, cap = CAP_DEFAULT, noise = 0, repeat = 1;
+	uint64_t v, div = 16, cap = CAP_DEFAULT, noise = 0, repeat = 1, epoch = TLBP_TC_TICK;
 	bool human = false, header = true, geometry = false, all = false, sweep = false;
 	enum sim_loads loads = SIM_LOADS_TRACE;
 	char err[512], buf[512], *tok, *save = NULL;
@@ -185,6 +189,12 @@ int main(int argc, char **argv)
 		case 'n':
 			if (!number(optarg, &noise) || noise > UINT32_MAX) {
 				fprintf(stderr, "tlbsim: bad noise seed \"%s\"\n", optarg);
+				return 2;
+			}
+			break;
+		case 10:
+			if (!number(optarg, &epoch) || !epoch || epoch > 1U << 20) {
+				fprintf(stderr, "tlbsim: --epoch is 1 to 1048576, not \"%s\"\n", optarg);
 				return 2;
 			}
 			break;
@@ -261,7 +271,7 @@ int main(int argc, char **argv)
 
 	snprintf(buf, sizeof(buf), "%s", policies);
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		struct sim_policy p = { .div = div, .cap = cap, .noise = noise };
+		struct sim_policy p = { .div = div, .cap = cap, .noise = noise, .epoch = epoch };
 
 		if (!strcmp(tok, "sweep")) {
 			sweep = true;

@@ -332,15 +332,15 @@ static void request_noise(struct cpu_tlb *me, uint64_t *rng)
 
 /*
  * A flush event on @me (one it asked for, or one it executed for another
- * CPU), its clock just read: every TLBP_TC_TICK of them end an epoch, as
- * the time controller's do, unless another task ran (a break).  Two
+ * CPU), its clock just read: every @events of them end an epoch
+ * (TLBP_TC_TICK, as the time controller's), unless another task ran.  Two
  * epochs in a row differ by the workload's own variation and the noise,
  * whatever the policy: what a learner that times epochs must tell a
  * better policy's saving from (report.sh's learnability).
  */
-static void epoch_event(struct cpu_tlb *me, struct sim_result *r)
+static void epoch_event(struct cpu_tlb *me, uint32_t events, struct sim_result *r)
 {
-	if (me->ep_timing && ++me->ep_events < TLBP_TC_TICK)
+	if (me->ep_timing && ++me->ep_events < events)
 		return;
 	if (me->ep_timing && me->tc.who == me->ep_who) {
 		uint64_t d = me->tc.now - me->ep_start;
@@ -380,6 +380,7 @@ int sim_run(const struct sim_trace *t, const struct sim_cpu_model *m,
 	bool *active = calloc(ncpus, sizeof(*active));
 	uint32_t w = m->walkers ? m->walkers : 1;
 	uint64_t rng = p->noise ? 0x9e3779b97f4a7c15ull ^ p->noise : 0;
+	uint32_t events = p->epoch ? p->epoch : TLBP_TC_TICK;
 	/* The CPUs a flush reaches draw their noise apart: the asking CPUs' stays as it was. */
 	uint64_t rng_remote = p->noise ? 0x7f4a7c159e3779b9ull ^ p->noise : 0;
 	struct sim_tlbpath tp = { 0 };
@@ -442,7 +443,7 @@ int sim_run(const struct sim_trace *t, const struct sim_cpu_model *m,
 		for (i = 0; i < t->ncpus; i++)
 			reach += active[i];
 		request_noise(me, &rng);
-		epoch_event(me, r);
+		epoch_event(me, events, r);
 		sim_tlbpath_request(&tp, e->cpu, &me->tc);
 		if (e->type == EV_FULL) {
 			r->caller_full_calls++;
@@ -510,7 +511,7 @@ int sim_run(const struct sim_trace *t, const struct sim_cpu_model *m,
 			}
 			if (i != e->cpu) {
 				request_noise(&cpu[i], &rng_remote);
-				epoch_event(&cpu[i], r);
+				epoch_event(&cpu[i], events, r);
 				sim_tlbpath_remote(&tp, i, perpage ? e->entries : ~0UL, &cpu[i].tc);
 			}
 		}

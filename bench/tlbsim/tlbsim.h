@@ -189,6 +189,8 @@ struct sim_policy {
 	 * and then a break (another task, as a context switch brings).
 	 */
 	uint32_t noise;
+	/* Flush events a CPU per epoch of the epochs columns (0: TLBP_TC_TICK). */
+	uint32_t epoch;
 };
 
 const char *sim_policy_name(enum sim_policy_kind k);

@@ -563,16 +563,18 @@ static void test_cost_files(void)
  * between them (1 tick each, no noise): 1, then 3, then 1 a gap.  Its 3
  * epochs take 16 INVLPGs and 16, 48 and 16 accesses: they differ by 32
  * and -32.  CPU 1 executes each flush and does nothing else: 3 epochs of
- * 16 INVLPGs, no difference.  6 epochs, 4 pairs, squares 2048.
+ * 16 INVLPGs, no difference.  6 epochs, 4 pairs, squares 2048.  Epochs
+ * of 8 events (tlbsim --epoch) see the same work twice as often.
  */
 static void test_epochs(void)
 {
 	struct sim_cpu_model m = model("geom:l1d_4k=4");
+	struct sim_policy p = { .kind = POL_STOCK };
 	static char text[4096];
 	struct sim_result r;
 	struct sim_trace t;
 	size_t len;
-	int i, j;
+	int i, j, ret;
 
 	len = (size_t)snprintf(text, sizeof(text), H "r 1 0x1000\nr 0 0x1000\n");
 	for (i = 1; i <= 49; i++) {
@@ -590,12 +592,18 @@ static void test_epochs(void)
 	tap_ok(r.epochs == 6 && r.epoch_d2 == 2048.0,
 	       "epochs: full flushes instead, the same differences (got %llu, %.0f)",
 	       (unsigned long long)r.epochs, r.epoch_d2);
+	/* Of 8 events (--epoch): CPU 0's 8, 8, 24, 24, 8, 8 accesses, 10 pairs in all, 512. */
+	p.epoch = 8;
+	ret = sim_run(&t, &m, &p, &K, &r);
+	tap_ok(!ret && r.epochs == 12 && r.epoch_pairs == 10 && r.epoch_d2 == 512.0,
+	       "epochs of 8 events: 12, 10 pairs, squares 512 (got %llu, %llu, %.0f)",
+	       (unsigned long long)r.epochs, (unsigned long long)r.epoch_pairs, r.epoch_d2);
 	sim_trace_free(&t);
 }
 
 int main(void)
 {
-	tap_plan(81);
+	tap_plan(82);
 	test_overlap();
 	test_epochs();
 	test_cost_files();
