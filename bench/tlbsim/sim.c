@@ -334,9 +334,9 @@ static void request_noise(struct cpu_tlb *me, uint64_t *rng)
  * A flush event on @me (one it asked for, or one it executed for another
  * CPU), its clock just read: every @events of them end an epoch
  * (TLBP_TC_TICK, as the time controller's), unless another task ran.  Two
- * epochs in a row differ by the workload's own variation and the noise,
- * whatever the policy: what a learner that times epochs must tell a
- * better policy's saving from (report.sh's learnability).
+ * epochs in a row of one policy differ by the workload's own variation
+ * and the noise: what a learner that times epochs must tell a better
+ * policy's saving from (report.sh, "What evidence can reach").
  */
 static void epoch_event(struct cpu_tlb *me, uint32_t events, struct sim_result *r)
 {
