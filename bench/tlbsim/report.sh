@@ -123,6 +123,12 @@ function programs(   line, f, h, i, j, cs, w, m, c, k, st, b, d, nn, lg, lgb, tm
 	}
 	print ""
 }
+# Whether criterion @q (END'"'"'s lim[] and name[]) applies to a cell.
+function applies(q, cs, w, s, b) {
+	if (q == 3) return s / b >= 1.2
+	if (q == 4) return cs ~ /^emr-vm, indep/ && w ~ /^mprotect-(seed|bench|quick)$/
+	return 1
+}
 # What evidence can reach: a learner that knows the best fixed threshold
 # and times whole epochs (TLBP_TC_TICK flush events per CPU), switching
 # between it and stock, tells the two apart at 3 standard errors after
@@ -133,7 +139,7 @@ function programs(   line, f, h, i, j, cs, w, m, c, k, st, b, d, nn, lg, lgb, tm
 # best + need x delta at the least, or stock where the trace holds fewer
 # than need pairs (or than 2: one says nothing of the spread).  A miss of
 # a criterion is out of reach of evidence where even that is beyond it.
-function learnable(   kk, f, cs, w, c, s, b, d, e, sd, delta, need, avail, a, q, lim, v, app, nm, nout, miss, any, byw, ww, names, nn, i2, j2, t, line) {
+function learnable(   kk, f, cs, w, c, s, b, d, e, sd, delta, need, avail, a, q, v, nout, miss, any, byw, ww, names, nn, i2, j2, t, line) {
 	for (kk in cellkey)
 		if ((kk, "stock") in ep) { any = 1; break }
 	if (!any) return
@@ -141,17 +147,14 @@ function learnable(   kk, f, cs, w, c, s, b, d, e, sd, delta, need, avail, a, q,
 	print "A learner that knew the best fixed threshold and switched whole epochs (16 flush events a CPU, as the time controller'"'"'s) between it and stock would tell the two apart at 3 standard errors after *need* = (3 sd / delta)^2 pairs: delta is what an epoch saves, sd what two epochs differ by anyway (the workload'"'"'s own variation and the clock'"'"'s noise: tlbsim'"'"'s `epoch_sd` of stock'"'"'s run). It pays stock and best alternately until then: at the least best + need x delta, or stock where the trace holds fewer than *need* pairs (2 at the least). A miss is *out of reach* where even that misses the criterion; no controller that waits for that evidence meets it there.\n"
 	print "| criterion | misses (default) | out of reach of evidence | of them, by workload |"
 	print "|---|---:|---:|---|"
-	lim[2] = 1.10; lim[3] = 0.90
-	nm[2] = "default / best fixed <= 1.10"; nm[3] = "default / stock <= 0.90 where stock / best fixed >= 1.2"
 	for (q = 2; q <= 3; q++) {
 		delete byw; miss = 0; nout = 0
 		for (kk in cellkey) {
 			split(kk, f, SUBSEP); cs = f[1]; w = f[2]; c = f[3]
 			s = cyc[kk, "stock"]; b = cyc[kk, "best-fixed"]; d = cyc[kk, "tlbpath"]; e = ep[kk, "stock"] + 0
 			if (!s || !b || d == "") continue
-			app = q == 2 || s / b >= 1.2
 			v = q == 2 ? d / b : d / s
-			if (!app || v <= lim[q]) continue
+			if (!applies(q, cs, w, s, b) || v <= lim[q]) continue
 			miss++
 			# Two pairs at the least: one difference says nothing of its spread.
 			delta = e ? (s - b) / e : 0
@@ -172,7 +175,7 @@ function learnable(   kk, f, cs, w, c, s, b, d, e, sd, delta, need, avail, a, q,
 			}
 		line = ""
 		for (i2 = 1; i2 <= nn; i2++) line = line (i2 > 1 ? ", " : "") names[i2] " " byw[names[i2]]
-		printf "| %s | %d | %d | %s |\n", nm[q], miss, nout, line
+		printf "| default %s | %d | %d | %s |\n", name[q], miss, nout, line
 	}
 }
 function thr(lo, hi) {
@@ -268,6 +271,7 @@ END {
 	print "| policy | criterion | cells | worst cell | worst | holds |"
 	print "|---|---|---:|---|---:|---|"
 	np = split("tlbpath tlbpath-pmu tlbpath-both", P, " ")
+	lim[1] = 1.02; lim[2] = 1.10; lim[3] = 0.90; lim[4] = 0.75
 	name[1] = "/ stock <= 1.02"
 	name[2] = "/ best fixed <= 1.10"
 	name[3] = "/ stock <= 0.90 where stock / best fixed >= 1.2"
@@ -281,11 +285,8 @@ END {
 			if (!s || !b || d == "") continue
 			cell = cs " / " w " / " c
 			v[1] = d / s; v[2] = d / b; v[3] = d / s; v[4] = d / s
-			app[1] = 1; app[2] = 1; app[3] = s / b >= 1.2
-			app[4] = cs ~ /^emr-vm, indep/ && w ~ /^mprotect-(seed|bench|quick)$/
-			lim[1] = 1.02; lim[2] = 1.10; lim[3] = 0.90; lim[4] = 0.75
 			for (c2 = 1; c2 <= 4; c2++) {
-				if (!app[c2]) continue
+				if (!applies(c2, cs, w, s, b)) continue
 				nq[c2]++
 				if (!(c2 in wv) || v[c2] > wv[c2]) { wv[c2] = v[c2]; wc[c2] = cell }
 				if (v[c2] > lim[c2]) { nb[c2]++; bl[c2] = bl[c2] sprintf("%s %.3f; ", cell, v[c2]) }
