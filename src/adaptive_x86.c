@@ -374,8 +374,8 @@ static ssize_t by_cpu_show(struct kobject *k, struct kobj_attribute *at, char *b
 		const struct tlbp_adapt *a = per_cpu_ptr(&tlbp_cpu_adapt, cpu);
 		bool on = READ_ONCE(a->mode) == TLBP_ADAPT_ON;
 
-		/* One page: stop at a whole line (at most ~360 bytes), and say so. */
-		if (len > PAGE_SIZE - 384) {
+		/* One page: stop at a whole line, and say so. */
+		if (len > PAGE_SIZE - TLBP_TIMED_LINE_MAX) {
 			len += sysfs_emit_at(buf, len, "...\n");
 			break;
 		}

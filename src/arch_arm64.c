@@ -76,8 +76,8 @@ static ssize_t by_cpu_show(struct kobject *k, struct kobj_attribute *at, char *b
 	int cpu, len = 0;
 
 	for_each_online_cpu(cpu) {
-		/* One page: stop at a whole line (at most ~360 bytes), and say so. */
-		if (len > PAGE_SIZE - 384) {
+		/* One page: stop at a whole line, and say so. */
+		if (len > PAGE_SIZE - TLBP_TIMED_LINE_MAX) {
 			len += sysfs_emit_at(buf, len, "...\n");
 			break;
 		}

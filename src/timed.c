@@ -184,7 +184,7 @@ int tlbp_timed_show_cpu(char *buf, int len, unsigned int cpu)
 	u8 why = READ_ONCE(t->why);
 
 	return len + sysfs_emit_at(buf, len,
-				   "cpu=%u mode=%s why=%s keep=%u remote_keep=%u refill=%d refill_lo=%d refill_hi=%d samples=%u probes=%u epochs=%u voided=%u decisions=%u remote_refill=%d remote_refill_lo=%d remote_refill_hi=%d remote_samples=%u remote_voided=%u free=%s remote_free=%s probed_refill_lo=%d\n",
+				   "cpu=%u mode=%s why=%s keep=%u remote_keep=%u refill=%d refill_lo=%d refill_hi=%d samples=%u probes=%u epochs=%u voided=%u decisions=%u remote_refill=%d remote_refill_lo=%d remote_refill_hi=%d remote_samples=%u remote_voided=%u free=%s remote_free=%s probed_refill_lo=%d remote_probed=%u\n",
 				   cpu, on && why == TLBP_TC_OK ? "time" : "stock",
 				   on ? tlbp_tc_why_name(why) : "off",
 				   READ_ONCE(t->thr[0]), READ_ONCE(t->thr[1]), READ_ONCE(t->fit.r),
@@ -196,5 +196,5 @@ int tlbp_timed_show_cpu(char *buf, int len, unsigned int cpu)
 				   READ_ONCE(t->remote.samples), READ_ONCE(t->remote.voided),
 				   READ_ONCE(t->confounded) ? "given-up" : "used",
 				   READ_ONCE(t->remote.confounded) ? "given-up" : "used",
-				   READ_ONCE(t->exp.r_lo));
+				   READ_ONCE(t->exp.r_lo), READ_ONCE(t->rboot));
 }

@@ -74,6 +74,7 @@ u32 tlbp_timed_ceiling(unsigned int cpu);
 void tlbp_timed_apply(bool on, const struct tlbp_costs *costs);
 
 /* One line of adapt/by_cpu for @cpu, at @buf + @len; the new length. */
+#define TLBP_TIMED_LINE_MAX	448	/* its longest: 431 bytes */
 int tlbp_timed_show_cpu(char *buf, int len, unsigned int cpu);
 
 #endif /* _TLBPATH_TIMED_H */

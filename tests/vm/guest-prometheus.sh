@@ -69,9 +69,12 @@ if [ "$(cat $T/adapt/controller)" = time ]; then
 	free0=$(sed -n 's/^cpu=0 .* free=\([a-z-]*\) .*/\1/p' $T/adapt/by_cpu)
 	check "tlbpath_cpu_free_samples: CPU 0's free samples are what adapt/by_cpu says ($free0)" \
 		[ "$(val 'tlbpath_cpu_free_samples{cpu="0",path="local"}')" = "$([ "$free0" = used ] && echo 1 || echo 0)" ]
-	probed0=$(sed -n 's/^cpu=0 .* probed_refill_lo=\([0-9]*\)$/\1/p' $T/adapt/by_cpu)
+	probed0=$(sed -n 's/^cpu=0 .* probed_refill_lo=\([0-9]*\) .*/\1/p' $T/adapt/by_cpu)
 	check "tlbpath_cpu_refill: CPU 0's probed_low is adapt/by_cpu's probed_refill_lo (${probed0:-none})" \
 		[ "$(val 'tlbpath_cpu_refill{cpu="0",bound="probed_low"}')" = "${probed0:-none}" ]
+	rprobed0=$(sed -n 's/^cpu=0 .* remote_probed=\([0-9]*\)$/\1/p' $T/adapt/by_cpu)
+	check "tlbpath_cpu_remote_probed: CPU 0's is adapt/by_cpu's remote_probed (${rprobed0:-none})" \
+		[ "$(val 'tlbpath_cpu_remote_probed{cpu="0"}')" = "${rprobed0:-none}" ]
 fi
 ver=$(cat /sys/module/tlbpath/version)
 check "tlbpath_info carries /sys/module/tlbpath/version ($ver)" \
