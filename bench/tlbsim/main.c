@@ -37,8 +37,8 @@ static void usage(FILE *f)
 "  -w, --workload NAME   label of the trace in the output (default: its file name)\n"
 "  -l, --loads MODE      trace (as its 'l' lines say), dep or indep: every access\n"
 "                        dependent on the load before it, or none (default trace)\n"
-"      --epoch N         the epochs and epoch_sd columns: epochs of N flush events a CPU\n"
-"                        (default 16, the time controller's tick)\n"
+"      --epoch N         the epochs, epoch_sd and epoch_mad columns: epochs of N flush\n"
+"                        events a CPU (default 16, the time controller's tick)\n"
 "  -r, --repeat N        replay the trace N times over, one run after the other\n"
 "      --costs FILE      a cost set (tlbpath-probe -o); options after it override\n"
 "      --invlpg N        cycles per INVLPG, per CPU reached             (default %" PRIu64 ")\n"
@@ -59,7 +59,7 @@ static void usage(FILE *f)
 static const char csv_header[] =
 	"workload,cpu,source,l1d_4k,l1d_ways,l2_4k,l2_ways,walkers,costs,loads,policy,threshold,threshold_hi,"
 	"cycles,cyc_stlb,cyc_walk,cyc_invlpg,cyc_full,accesses,l1_hits,stlb_hits,walks,"
-	"calls,perpage,widened,caller_full,invlpg,full_flushes,epochs,epoch_sd\n";
+	"calls,perpage,widened,caller_full,invlpg,full_flushes,epochs,epoch_sd,epoch_mad\n";
 
 struct out {
 	const char *workload;
@@ -95,14 +95,15 @@ static void row(const struct out *o, const char *policy, uint32_t thr, uint32_t 
 	       ",%s,%s,%u,%s,"
 	       "%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
 	       ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
-	       ",%" PRIu64 ",%" PRIu64 ",%.0f\n",
+	       ",%" PRIu64 ",%" PRIu64 ",%.0f,%.0f\n",
 	       o->workload, m->label, tlbp_geo_source_name(m->geo.source),
 	       m->l1[TLBP_4K].entries, m->l1[TLBP_4K].ways, m->l2[TLBP_4K].entries,
 	       m->l2[TLBP_4K].ways, m->walkers, o->c->invlpg, o->c->full, o->c->stlb_hit,
 	       o->c->walk, o->c->issue, o->loads, policy, thr, hi, r->cycles, r->cyc_stlb, r->cyc_walk, r->cyc_invlpg, r->cyc_full,
 	       r->accesses, r->l1_hits, r->stlb_hits, r->walks, r->calls, r->perpage_calls,
 	       r->widened_calls, r->caller_full_calls, r->invlpg, r->full_flushes, r->epochs,
-	       r->epoch_pairs ? sqrt(r->epoch_d2 / (double)r->epoch_pairs) : 0.0);
+	       r->epoch_pairs ? sqrt(r->epoch_d2 / (double)r->epoch_pairs) : 0.0,
+	       sim_epoch_mad(r));
 }
 
 static void sweep_row(void *ctx, uint32_t thr, const struct sim_result *r)

@@ -138,17 +138,27 @@ function applies(q, cs, w, s, b) {
 # noise).  Until then it pays stock and best alternately, after it best:
 # best + need x delta at the least, or stock where the trace holds fewer
 # than need pairs (or than 2: one says nothing of the spread).  A miss of
-# a criterion is out of reach of evidence where even that is beyond it.
-function learnable(   kk, f, cs, w, c, s, b, d, e, sd, delta, need, avail, a, q, v, nout, miss, any, byw, ww, names, nn, i2, j2, t, line) {
+# a criterion is out of reach of evidence where even that is beyond it;
+# and out of reach of a robust learner where it is with sd the spread
+# that leaves the long gaps out (tlbsim'"'"'s epoch_mad).
+function reach(q, s, b, e, sd,   delta, need, a) {
+	delta = e ? (s - b) / e : 0
+	need = delta > 0 ? (3 * sd / delta) ^ 2 : 1e30
+	# Two pairs at the least: one difference says nothing of its spread.
+	need = need < 2 ? 2 : need
+	a = need <= e / 2 ? b + need * delta : s
+	return (q == 2 ? a / b : a / s) <= lim[q]
+}
+function learnable(   kk, f, cs, w, c, s, b, d, e, q, v, nout, nrob, miss, any, byw, ww, names, nn, i2, j2, t, line) {
 	for (kk in cellkey)
 		if ((kk, "stock") in ep) { any = 1; break }
 	if (!any) return
 	print "\n### What evidence can reach\n"
-	print "A learner that knew the best fixed threshold and switched whole epochs (16 flush events a CPU, as the time controller'"'"'s) between it and stock would tell the two apart at 3 standard errors after *need* = (3 sd / delta)^2 pairs: delta is what an epoch saves, sd what two epochs differ by anyway (the workload'"'"'s own variation and the clock'"'"'s noise: tlbsim'"'"'s `epoch_sd` of stock'"'"'s run). It pays stock and best alternately until then: at the least best + need x delta, or stock where the trace holds fewer than *need* pairs (2 at the least). A miss is *out of reach* where even that misses the criterion; no controller that waits for that evidence meets it there.\n"
-	print "| criterion | misses (default) | out of reach of evidence | of them, by workload |"
-	print "|---|---:|---:|---|"
+	print "A learner that knew the best fixed threshold and switched whole epochs (16 flush events a CPU, as the time controller'"'"'s) between it and stock would tell the two apart at 3 standard errors after *need* = (3 sd / delta)^2 pairs: delta is what an epoch saves, sd what two epochs differ by anyway (the workload'"'"'s own variation and the clock'"'"'s noise: tlbsim'"'"'s `epoch_sd` of stock'"'"'s run). It pays stock and best alternately until then: at the least best + need x delta, or stock where the trace holds fewer than *need* pairs (2 at the least). A miss is *out of reach* where even that misses the criterion; no controller that waits for that evidence meets it there. *Robust*: the same learner, its sd taken as if it left out the long gaps of the workload'"'"'s own time (`epoch_mad`: 1.4826 x the median difference).\n"
+	print "| criterion | misses (default) | out of reach of evidence | robust, out of reach too | of them, by workload |"
+	print "|---|---:|---:|---:|---|"
 	for (q = 2; q <= 3; q++) {
-		delete byw; miss = 0; nout = 0
+		delete byw; miss = 0; nout = 0; nrob = 0
 		for (kk in cellkey) {
 			split(kk, f, SUBSEP); cs = f[1]; w = f[2]; c = f[3]
 			s = cyc[kk, "stock"]; b = cyc[kk, "best-fixed"]; d = cyc[kk, "tlbpath"]; e = ep[kk, "stock"] + 0
@@ -156,14 +166,9 @@ function learnable(   kk, f, cs, w, c, s, b, d, e, sd, delta, need, avail, a, q,
 			v = q == 2 ? d / b : d / s
 			if (!applies(q, cs, w, s, b) || v <= lim[q]) continue
 			miss++
-			# Two pairs at the least: one difference says nothing of its spread.
-			delta = e ? (s - b) / e : 0
-			sd = esd[kk, "stock"]
-			need = delta > 0 ? (3 * sd / delta) ^ 2 : 1e30
-			need = need < 2 ? 2 : need
-			avail = e / 2
-			a = need <= avail ? b + need * delta : s
-			if ((q == 2 ? a / b : a / s) > lim[q]) { nout++; byw[w]++ }
+			if (reach(q, s, b, e, esd[kk, "stock"])) continue
+			nout++; byw[w]++
+			nrob += !reach(q, s, b, e, emad[kk, "stock"])
 		}
 		# By count, then name: awk'"'"'s own order is no order.
 		nn = 0
@@ -175,7 +180,8 @@ function learnable(   kk, f, cs, w, c, s, b, d, e, sd, delta, need, avail, a, q,
 			}
 		line = ""
 		for (i2 = 1; i2 <= nn; i2++) line = line (i2 > 1 ? ", " : "") names[i2] " " byw[names[i2]]
-		printf "| default %s | %d | %d | %s |\n", name[q], miss, nout, line
+		printf "| default %s | %d | %d | %s | %s |\n", name[q], miss, nout,
+		       robust ? nrob : "-", line
 	}
 }
 function thr(lo, hi) {
@@ -200,6 +206,7 @@ NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
 	k = cs SUBSEP w SUBSEP c
 	cyc[k, pol] = $col["cycles"]; th[k, pol] = thr($col["threshold"], $col["threshold_hi"])
 	if ("epoch_sd" in col) { ep[k, pol] = $col["epochs"]; esd[k, pol] = $col["epoch_sd"] }
+	if ("epoch_mad" in col) { robust = 1; emad[k, pol] = $col["epoch_mad"] }
 	if (pol == "best-fixed") { lo[k] = $col["threshold"]; hi[k] = $col["threshold_hi"] }
 	if (pol == "stock") { calls[cs, w] = $col["calls"]; acc[cs, w] = $col["accesses"] }
 }

@@ -29,6 +29,7 @@
  * cost an Emerald Rapids nothing and a Zen 4 a few cycles a page, while a
  * chain of dependent loads pays the whole walk.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -330,6 +331,26 @@ static void request_noise(struct cpu_tlb *me, uint64_t *rng)
 	me->tc.now = me->clock;
 }
 
+static uint32_t epoch_bin(double size)
+{
+	double b = floor(16 * log2(size + 1));
+
+	return b < SIM_EPOCH_BINS - 1 ? (uint32_t)b : SIM_EPOCH_BINS - 1;
+}
+
+double sim_epoch_mad(const struct sim_result *r)
+{
+	uint64_t seen = 0;
+	uint32_t b;
+
+	for (b = 0; r->epoch_pairs && b < SIM_EPOCH_BINS; b++) {
+		seen += r->epoch_hist[b];
+		if (2 * seen > r->epoch_pairs)
+			return 1.4826 * (exp2((b + 0.5) / 16) - 1);
+	}
+	return 0;
+}
+
 /*
  * A flush event on @me (one it asked for, or one it executed for another
  * CPU), its clock just read: every @events of them end an epoch
@@ -351,6 +372,7 @@ static void epoch_event(struct cpu_tlb *me, uint32_t events, struct sim_result *
 
 			r->epoch_pairs++;
 			r->epoch_d2 += diff * diff;
+			r->epoch_hist[epoch_bin(fabs(diff))]++;
 		}
 		me->ep_paired = true;
 		me->ep_last = d;

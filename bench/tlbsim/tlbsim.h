@@ -20,6 +20,7 @@
 
 #define SIM_MAX_CPUS	256
 #define SIM_MAX_WALKERS	64
+#define SIM_EPOCH_BINS	(48 * 16)	/* sizes up to 2^48 cycles, 1/16 octave each */
 
 /* ---- Traces ------------------------------------------------------------ */
 
@@ -279,7 +280,17 @@ struct sim_result {
 	/* Epochs of TLBP_TC_TICK flush events per CPU, timed (sim.c: epoch_event()). */
 	uint64_t epochs, epoch_pairs;
 	double epoch_d2;		/* the sum of squared differences of successive ones */
+	/* Their sizes, |d| + 1 in 1/16 octaves: the median for sim_epoch_mad(). */
+	uint32_t epoch_hist[SIM_EPOCH_BINS];
 };
+
+/*
+ * 1.4826 x the median size of the differences of epochs in a row (the
+ * standard deviation where they are normal, within 2.2%): the spread a
+ * learner that leaves out the long gaps of a workload's own time would
+ * see.  0 without pairs.
+ */
+double sim_epoch_mad(const struct sim_result *r);
 
 /* The threshold a policy applies on @m, for reports (2012: before the footprint cap). */
 uint32_t sim_policy_threshold(const struct sim_policy *p, const struct sim_cpu_model *m,

@@ -6,6 +6,7 @@
  * CPU models read from the pinned CPUID fixtures, and determinism.
  * Built by `make -C bench/tlbsim test`, run by tests/unit/tlbsim.t.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -563,8 +564,9 @@ static void test_cost_files(void)
  * between them (1 tick each, no noise): 1, then 3, then 1 a gap.  Its 3
  * epochs take 16 INVLPGs and 16, 48 and 16 accesses: they differ by 32
  * and -32.  CPU 1 executes each flush and does nothing else: 3 epochs of
- * 16 INVLPGs, no difference.  6 epochs, 4 pairs, squares 2048.  Epochs
- * of 8 events (tlbsim --epoch) see the same work twice as often.
+ * 16 INVLPGs, no difference.  6 epochs, 4 pairs, squares 2048, the
+ * median size 32 (of 0, 0, 32, 32: the upper).  Epochs of 8 events
+ * (tlbsim --epoch) see the same work twice as often.
  */
 static void test_epochs(void)
 {
@@ -587,6 +589,9 @@ static void test_epochs(void)
 	tap_ok(r.epochs == 6 && r.epoch_pairs == 4 && r.epoch_d2 == 2048.0,
 	       "epochs: 3 a CPU, 4 pairs, their differences' squares 2048 (got %llu, %llu, %.0f)",
 	       (unsigned long long)r.epochs, (unsigned long long)r.epoch_pairs, r.epoch_d2);
+	tap_ok(fabs(sim_epoch_mad(&r) - 1.4826 * 32) < 1.4826 * 32 * 0.02,
+	       "epoch_mad: 1.4826 x the median difference, 32, within 2%% (got %.2f)",
+	       sim_epoch_mad(&r));
 	/* The decisions move the INVLPGs into full flushes, not the work's variation. */
 	r = run(&t, &m, POL_FIXED, 0, &K);
 	tap_ok(r.epochs == 6 && r.epoch_d2 == 2048.0,
@@ -603,7 +608,7 @@ static void test_epochs(void)
 
 int main(void)
 {
-	tap_plan(82);
+	tap_plan(83);
 	test_overlap();
 	test_epochs();
 	test_cost_files();
