@@ -877,6 +877,15 @@ static void test_far(void)
  * not to widen: one gap among 16 samples widens their least-squares
  * bounds until it leaves the ring (Documentation/adaptive.md).
  */
+static void run_gaps(struct cpu *p, s64 r, unsigned int k, unsigned long half)
+{
+	cpu_init(p, r);
+	p->rng ^= k * 0x9e3779b9ull;
+	p->gap_every = 1000;
+	p->gap = 400 * W;
+	run(p, 6000, half, false);
+}
+
 static void test_gaps(void)
 {
 	unsigned int k, widened = 0, kept = 0;
@@ -884,17 +893,9 @@ static void test_gaps(void)
 	struct cpu p;
 
 	for (k = 1; k <= 8; k++) {
-		cpu_init(&p, 60000);
-		p.rng ^= k * 0x9e3779b9ull;
-		p.gap_every = 1000;
-		p.gap = 400 * W;
-		run(&p, 6000, 64, false);
+		run_gaps(&p, 60000, k, 64);
 		kept += p.t.why == TLBP_TC_OK && p.t.thr[0] >= 127;
-		cpu_init(&p, 0);
-		p.rng ^= k * 0x9e3779b9ull;
-		p.gap_every = 1000;
-		p.gap = 400 * W;
-		run(&p, 6000, 16, false);
+		run_gaps(&p, 0, k, 16);
 		widened += p.t.why == TLBP_TC_OK && p.t.thr[0] <= 8;
 		cost0 += p.cost;
 	}
