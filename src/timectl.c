@@ -378,9 +378,13 @@ static s64 range_cost(const struct tlbp_tc *t, u32 entries, s64 r)
  */
 static void band_cost(const struct tlbp_tc *t, s64 *least, s64 *most)
 {
-	/* The band's smallest range at R's upper bound, its largest at the lower. */
+	/*
+	 * The band's smallest range at R's upper bound, its largest at the
+	 * lower, which for keeping more is keep_lo()'s: the free samples'
+	 * can claim refills that are not there.
+	 */
 	s64 smallest = range_cost(t, t->lo + 1, t->fit.r_hi);
-	s64 largest = range_cost(t, t->hi, t->fit.r_lo);
+	s64 largest = range_cost(t, t->hi, t->dir ? keep_lo(t) : t->fit.r_lo);
 
 	/* Keeping costs the most on the largest, widening on the smallest. */
 	*least = t->dir ? smallest : largest;
@@ -444,6 +448,12 @@ static void start(struct tlbp_tc *t)
 	hi = tlbp_min_u32(tlbp_min_u32(hi, tlbp_ratio(pay, t->invlpg)), t->biggest);
 	down = lo < t->thr[0];
 	up = hi > t->thr[0];
+	/*
+	 * Free samples that bound R above the threshold move it up only once
+	 * the experiments bound R too (keep_lo()): until then, up alone.
+	 */
+	if (t->fit.ok && !t->exp.ok && threshold_for(t, t->fit.r_lo) > t->thr[0])
+		down &= !up;
 	if (!down && !up)
 		return;
 	t->dir = down && up ? !t->dir : up;

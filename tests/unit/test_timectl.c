@@ -736,29 +736,34 @@ static s64 run_cheap(struct cpu *p, s64 extra)
  * a controller that believed them widens every range.  The experiments'
  * random decisions are not fooled, and once their estimate lies above
  * the free samples' bound, widening waits for theirs.  Until they have
- * 3 samples the free ones decide: at 200000 the damage is done by then.
+ * 3 samples the free ones decide, and a run can end past stock and the
+ * exploration bound: at 60000 in about 1 of 30 runs, never past twice
+ * the bound (so 256 runs, not 64: at 64 a rate of 1 in 30 passes or
+ * fails "at most 1" by chance); at 200000 in most.
  */
 static void test_cheap(s64 extra, bool todo)
 {
-	unsigned int k, past = 0;
-	s64 stock, worst = 0, worst_stock = 1;
+	unsigned int k, past = 0, runs = 256;
+	s64 stock, worst = 0, worst_stock = 1, over = 0, over_bound = 1;
 	struct cpu p;
 
-	for (k = 1; k <= 64; k++) {
+	for (k = 1; k <= runs; k++) {
 		cpu_init(&p, 30000);
 		p.rng ^= k * 0x9e3779b9ull;
 		stock = run_cheap(&p, extra);
 		past += p.cost > stock + explore_bound(&p);
 		keep_worst(p.cost, stock, &worst, &worst_stock);
+		keep_worst(p.cost - stock, explore_bound(&p), &over, &over_bound);
 	}
 	if (todo)
 		tap_todo(!past, "free samples decide before the experiments can",
-			 "R = 30000, %lld ticks of other work after each range stock keeps: past stock and the exploration bound in %u of 64 runs (worst %lld, stock %lld)",
-			 (long long)extra, past, (long long)worst, (long long)worst_stock);
+			 "R = 30000, %lld ticks of other work after each range stock keeps: past stock and the exploration bound in %u of %u runs (worst %lld, stock %lld)",
+			 (long long)extra, past, runs, (long long)worst, (long long)worst_stock);
 	else
-		tap_ok(past <= 1,
-		       "R = 30000, %lld ticks of other work after each range stock keeps: past stock and the exploration bound in %u of 64 runs (<= 1; worst %lld, stock %lld)",
-		       (long long)extra, past, (long long)worst, (long long)worst_stock);
+		tap_ok(past * 16 <= runs && over < 2 * over_bound,
+		       "R = 30000, %lld ticks of other work after each range stock keeps: past stock and the exploration bound in %u of %u runs (<= 1 in 16), at most by %lld (< 2 x %lld; worst %lld, stock %lld)",
+		       (long long)extra, past, runs, (long long)over, (long long)over_bound,
+		       (long long)worst, (long long)worst_stock);
 }
 
 /*
@@ -851,6 +856,35 @@ static void test_unbounded(void)
 }
 
 /*
+ * Free samples that bound R above the threshold in force can move it up
+ * only once the experiments bound R too (keep_lo()): until then every
+ * experiment keeps more, none widens at the cost of R (R = 60000, sizes
+ * 1..127 sweeping as mprotect-seed-n128's do, where a widening probe
+ * cost the credit of several keeping ones).  Over 8 runs of their own
+ * noise.
+ */
+static void test_toward(void)
+{
+	unsigned int i, k, widened = 0, learnt = 0;
+	struct cpu p;
+
+	for (k = 1; k <= 8; k++) {
+		cpu_init(&p, 60000);
+		p.rng ^= k * 0x9e3779b9ull;
+		for (i = 0; i < 3000 && !p.t.exp.ok; i++) {
+			unsigned long n = 2 * (i % 64) + 1, probes = p.probes;
+			bool up = p.t.fit.ok && (s64)(FULL + p.t.fit.r_lo) / INVLPG > (s64)p.t.thr[0];
+
+			widened += !step(&p, n, false) && up && p.probes > probes;
+		}
+		learnt += p.t.exp.ok && p.t.thr[0] >= 127;
+	}
+	tap_ok(!widened && learnt == 8,
+	       "R = 60000, free samples bounded above stock: %u ranges widened by probes before the experiments had bounds; keeps up to 127 once they had in %u of 8 runs",
+	       widened, learnt);
+}
+
+/*
  * A stock far above every range asked for (arm64's 511: ranges of 24
  * pages, R = 0, the guest's timed row): the unbounded probes' band walks
  * down to them, and it learns to widen them.
@@ -872,10 +906,12 @@ static void test_far(void)
 /*
  * A program's own time comes in long gaps now and then (a thread waiting
  * between bursts of flushes): each lands in one epoch, whatever it
- * decided.  Gaps of 400 W in 1 of 1000 intervals, over 8 runs: R = 60000
- * still learns to keep; R = 0, whose samples are all experiments', often
- * not to widen: one gap among 16 samples widens their least-squares
- * bounds until it leaves the ring (Documentation/adaptive.md).
+ * decided.  Gaps of 400 W in 1 of 1000 intervals, over 64 runs: R = 60000
+ * still learns to keep in 7 of 8 at least (a gap in an experiment's
+ * sample can hold its bounds open to the end); R = 0, whose samples are
+ * all experiments', often not to widen: one gap among 16 samples widens
+ * their least-squares bounds until it leaves the ring
+ * (Documentation/adaptive.md).
  */
 static void run_gaps(struct cpu *p, s64 r, unsigned int k, unsigned long half)
 {
@@ -888,22 +924,23 @@ static void run_gaps(struct cpu *p, s64 r, unsigned int k, unsigned long half)
 
 static void test_gaps(void)
 {
-	unsigned int k, widened = 0, kept = 0;
-	s64 cost0 = 0, stock0 = 8 * stock_cost(0, 6000, 16);
+	unsigned int k, widened = 0, kept = 0, runs = 64;
+	s64 cost0 = 0, stock0 = runs * stock_cost(0, 6000, 16);
 	struct cpu p;
 
-	for (k = 1; k <= 8; k++) {
+	for (k = 1; k <= runs; k++) {
 		run_gaps(&p, 60000, k, 64);
 		kept += p.t.why == TLBP_TC_OK && p.t.thr[0] >= 127;
 		run_gaps(&p, 0, k, 16);
 		widened += p.t.why == TLBP_TC_OK && p.t.thr[0] <= 8;
 		cost0 += p.cost;
 	}
-	tap_ok(kept == 8, "gaps of 400 W in 1 of 1000 intervals: R = 60000 keeps up to 127 in %u of 8 runs",
-	       kept);
-	tap_todo(widened == 8, "a gap widens the bounds until it leaves the ring",
-		 "gaps of 400 W in 1 of 1000 intervals: R = 0 widens above 8 in %u of 8 runs (cost %lld, stock %lld)",
-		 widened, (long long)cost0, (long long)stock0);
+	tap_ok(kept * 8 >= runs * 7,
+	       "gaps of 400 W in 1 of 1000 intervals: R = 60000 keeps up to 127 in %u of %u runs (>= 7 in 8)",
+	       kept, runs);
+	tap_todo(widened == runs, "a gap widens the bounds until it leaves the ring",
+		 "gaps of 400 W in 1 of 1000 intervals: R = 0 widens above 8 in %u of %u runs (cost %lld, stock %lld)",
+		 widened, runs, (long long)cost0, (long long)stock0);
 }
 
 static void test_determinism(void)
@@ -920,7 +957,7 @@ static void test_determinism(void)
 
 int main(void)
 {
-	tap_plan(57);
+	tap_plan(58);
 	test_start();
 	test_widen();
 	test_keep();
@@ -944,6 +981,7 @@ int main(void)
 	test_large();
 	test_free();
 	test_unbounded();
+	test_toward();
 	test_far();
 	test_gaps();
 	test_determinism();
