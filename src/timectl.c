@@ -420,7 +420,7 @@ static void stop(struct tlbp_tc *t)
  */
 static void start(struct tlbp_tc *t)
 {
-	u32 lo = threshold_for(t, t->fit.r_lo), hi = threshold_for(t, t->fit.r_hi);
+	u32 keep = threshold_for(t, t->fit.r_lo), lo = keep, hi = threshold_for(t, t->fit.r_hi);
 	bool down, up;
 	s64 least, worst;
 	u64 pay;
@@ -452,7 +452,7 @@ static void start(struct tlbp_tc *t)
 	 * Free samples that bound R above the threshold move it up only once
 	 * the experiments bound R too (keep_lo()): until then, up alone.
 	 */
-	if (t->fit.ok && !t->exp.ok && threshold_for(t, t->fit.r_lo) > t->thr[0])
+	if (t->fit.ok && !t->exp.ok && keep > t->thr[0])
 		down &= !up;
 	if (!down && !up)
 		return;
