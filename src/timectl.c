@@ -514,8 +514,9 @@ static s64 charge(const struct tlbp_tc *t, s64 measured)
  * bounded, what a band range costs at the estimate of R (a range in the
  * band's middle): another task's time in a cut epoch says nothing of the
  * probe.  A probe that kept more, at the experiments' estimate where
- * that is lower: the free samples' may hold what comes with full flushes,
- * and cut probes refunded at it paid for others.  Before R is bounded, the
+ * that is lower, and at none before they have one (as band_cost() prices
+ * it): the free samples' may hold what comes with full flushes, and cut
+ * probes refunded at it paid for others.  Before R is bounded, the
  * probe's epoch's own time, less the other epoch's per request (without
  * it, the last natural epoch's), which another task's time only makes
  * dearer.
@@ -527,7 +528,10 @@ static void unpaired(struct tlbp_tc *t, const struct tlbp_tc_clock *c)
 	if (t->probing ? !t->timing : t->phase == TC_FIRST)
 		return;
 	if (t->fit.ok) {
-		s64 r = t->dir && t->exp.ok && t->exp.r < t->fit.r ? t->exp.r : t->fit.r;
+		s64 r = t->fit.r;
+
+		if (t->dir)
+			r = !t->exp.ok ? 0 : t->exp.r < r ? t->exp.r : r;
 
 		t->credit -= range_cost(t, (t->lo + 1 + t->hi) / 2, r) * t->probed;
 		return;
@@ -583,7 +587,13 @@ static void end_epoch(struct tlbp_tc *t, const struct tlbp_tc_clock *c)
 	stop(t);
 }
 
-/* Between experiments: the epoch since the last tick, paired with the one before. */
+/*
+ * Between experiments: the epoch since the last tick, paired with the
+ * last one measured.  An epoch another task broke is lost, not the pair:
+ * the two on either side of it still differ only in stock's decisions
+ * and noise, and where breaks are frequent, pairing neighbours alone
+ * leaves too few samples to follow a phase.
+ */
 static void natural(struct tlbp_tc *t, const struct tlbp_tc_clock *c)
 {
 	s64 dx, dz, dy, dt, reqs;
@@ -599,7 +609,7 @@ static void natural(struct tlbp_tc *t, const struct tlbp_tc_clock *c)
 		t->nat_dz = dz;
 		t->nat_dy = dy;
 		t->nat_dt = dt;
-	} else {
+	} else if (!t->ticked) {
 		t->natural = 0;
 	}
 	t->ticked = 1;
