@@ -20,8 +20,8 @@
  * further than theirs where their estimate lies above the upper bound.
  *
  * Samples come from two kinds of pairs.  Between experiments, each tick
- * (TLBP_TC_TICK requests) ends an epoch and pairs it with the one before:
- * whatever full flushes stock's own decisions made, measured at no cost,
+ * (TLBP_TC_TICK requests) ends an epoch and pairs it with the last one
+ * measured: whatever full flushes stock's own decisions made, at no cost,
  * but not at random (sample() says when they are given up).
  * An experiment takes a band of sizes next to the threshold in force and
  * runs two epochs in random order (a switchback), the probe widening (or,
