@@ -20,8 +20,8 @@
  * further than theirs where their estimate lies above the upper bound.
  *
  * Samples come from two kinds of pairs.  Between experiments, each tick
- * (TLBP_TC_TICK requests) ends an epoch and pairs it with the last one
- * measured: whatever full flushes stock's own decisions made, at no cost,
+ * (TLBP_TC_TICK requests) ends an epoch and pairs it with the one before:
+ * whatever full flushes stock's own decisions made, measured at no cost,
  * but not at random (sample() says when they are given up).
  * An experiment takes a band of sizes next to the threshold in force and
  * runs two epochs in random order (a switchback), the probe widening (or,
@@ -514,9 +514,8 @@ static s64 charge(const struct tlbp_tc *t, s64 measured)
  * bounded, what a band range costs at the estimate of R (a range in the
  * band's middle): another task's time in a cut epoch says nothing of the
  * probe.  A probe that kept more, at the experiments' estimate where
- * that is lower, and at none before they have one (as band_cost() prices
- * it): the free samples' may hold what comes with full flushes, and cut
- * probes refunded at it paid for others.  Before R is bounded, the
+ * that is lower: the free samples' may hold what comes with full flushes,
+ * and cut probes refunded at it paid for others.  Before R is bounded, the
  * probe's epoch's own time, less the other epoch's per request (without
  * it, the last natural epoch's), which another task's time only makes
  * dearer.
@@ -528,10 +527,7 @@ static void unpaired(struct tlbp_tc *t, const struct tlbp_tc_clock *c)
 	if (t->probing ? !t->timing : t->phase == TC_FIRST)
 		return;
 	if (t->fit.ok) {
-		s64 r = t->fit.r;
-
-		if (t->dir)
-			r = !t->exp.ok ? 0 : t->exp.r < r ? t->exp.r : r;
+		s64 r = t->dir && t->exp.ok && t->exp.r < t->fit.r ? t->exp.r : t->fit.r;
 
 		t->credit -= range_cost(t, (t->lo + 1 + t->hi) / 2, r) * t->probed;
 		return;
@@ -587,13 +583,7 @@ static void end_epoch(struct tlbp_tc *t, const struct tlbp_tc_clock *c)
 	stop(t);
 }
 
-/*
- * Between experiments: the epoch since the last tick, paired with the
- * last one measured.  An epoch another task broke is lost, not the pair:
- * the two on either side of it still differ only in stock's decisions
- * and noise, and where breaks are frequent, pairing neighbours alone
- * leaves too few samples to follow a phase.
- */
+/* Between experiments: the epoch since the last tick, paired with the one before. */
 static void natural(struct tlbp_tc *t, const struct tlbp_tc_clock *c)
 {
 	s64 dx, dz, dy, dt, reqs;
@@ -609,7 +599,7 @@ static void natural(struct tlbp_tc *t, const struct tlbp_tc_clock *c)
 		t->nat_dz = dz;
 		t->nat_dy = dy;
 		t->nat_dt = dt;
-	} else if (!t->ticked) {
+	} else {
 		t->natural = 0;
 	}
 	t->ticked = 1;

@@ -162,7 +162,7 @@ struct tlbp_tc {
 	u32 biggest;		/* the largest range asked for lately */
 	u32 empty;		/* experiments in a row that measured nothing */
 	u8 ticked;		/* tick holds the last tick's clock */
-	u8 natural;		/* nat_* hold the last epoch measured */
+	u8 natural;		/* nat_* hold the epoch before it */
 	u8 still;		/* the last two epochs made as many full flushes */
 	struct tlbp_tc_clock tick;
 	u64 tick_widened;

@@ -808,8 +808,8 @@ static void test_noise(void)
 		cost += p.cost;
 		probes += p.t.stats.probes;
 	}
-	tap_ok(probes >= 16 * 30 && cost * 100 <= stock * 35,
-	       "noise 4 x the work, R = 0: %u experiments a run (>= 30), cost %lld, stock %lld (<= 0.35)",
+	tap_ok(probes >= 16 * 35 && cost * 100 <= stock * 35,
+	       "noise 4 x the work, R = 0: %u experiments a run (>= 35), cost %lld, stock %lld (<= 0.35)",
 	       probes / 16, (long long)cost, (long long)stock);
 }
 
@@ -830,28 +830,6 @@ static void test_free(void)
 	tap_ok(p.t.why == TLBP_TC_OK && !p.t.stats.probes,
 	       "stock's decisions vary: measured after %u requests, %u experiments before", i,
 	       p.t.stats.probes);
-}
-
-/*
- * The same with every other epoch broken by another task: the epochs on
- * either side of a broken one still make a pair.
- */
-static void test_free_broken(void)
-{
-	struct cpu p;
-	unsigned int i, k;
-
-	cpu_init(&p, 3000);
-	p.break_every = 0;
-	for (i = 0; i < 3000 && p.t.why != TLBP_TC_OK; i++) {
-		/* Ticks come before requests 15, 31, ...: epoch k holds 16k - 1 to 16k + 14. */
-		k = (i + 1) / TLBP_TC_TICK;
-		step(&p, (k / 2) & 1 ? 41 : 9, false);
-		p.c.who += (k & 1) && (i + 1) % TLBP_TC_TICK == TLBP_TC_TICK / 2;
-	}
-	tap_ok(p.t.why == TLBP_TC_OK && !p.t.stats.probes && p.t.stats.voided >= 3,
-	       "every other epoch broken (%u): measured after %u requests, %u experiments before",
-	       p.t.stats.voided, i, p.t.stats.probes);
 }
 
 /*
@@ -897,8 +875,7 @@ static void test_toward(void)
 			unsigned long n = 2 * (i % 64) + 1, probes = p.probes;
 			bool up = p.t.fit.ok && (s64)(FULL + p.t.fit.r_lo) / INVLPG > (s64)p.t.thr[0];
 
-			/* The step's tick may give the experiments bounds before it decides. */
-			widened += !step(&p, n, false) && up && p.probes > probes && !p.t.exp.ok;
+			widened += !step(&p, n, false) && up && p.probes > probes;
 		}
 		learnt += p.t.exp.ok && p.t.thr[0] >= 127;
 	}
@@ -980,7 +957,7 @@ static void test_determinism(void)
 
 int main(void)
 {
-	tap_plan(59);
+	tap_plan(58);
 	test_start();
 	test_widen();
 	test_keep();
@@ -1003,7 +980,6 @@ int main(void)
 	test_cheap(200000, true);
 	test_large();
 	test_free();
-	test_free_broken();
 	test_unbounded();
 	test_toward();
 	test_far();
