@@ -28,6 +28,9 @@
  * above the threshold, keeping) the band and the other deciding as usual;
  * each lasts from its first band range to TC_TAIL requests after its
  * last, so that refills spilling past a range's own interval still count.
+ * Until the band comes (TC_WAIT ticks at most: a program's sizes may
+ * sweep) nothing is decided otherwise, so the free epochs go on, and a
+ * sample they bring plans the experiment anew.
  * Experiments are paid from a credit of 1/64 of the time flushing takes
  * (the flushes, and R for each full flush): the probe is charged what its
  * epoch cost more than the other, and refunded what it saved, within what
@@ -51,7 +54,7 @@
 #define TC_KMIN		1	/* band ranges of an experiment's epoch, at the least */
 #define TC_Z		3	/* bounds: the estimate +- 3 standard errors */
 #define TC_CREDIT_SHIFT	6	/* experiments cost at most 1/64 of flushing's time */
-#define TC_WAIT		2	/* ticks an experiment waits for its band */
+#define TC_WAIT		8	/* ticks an experiment waits for its band */
 #define TC_TAIL		2	/* an epoch's requests after its last band range */
 #define TC_EPOCH_MAX	BIT_ULL(34)	/* longer: the task slept, not measured */
 #define TC_DY_MAX	((s64)1 << 30)
@@ -402,6 +405,32 @@ static void stop(struct tlbp_tc *t)
 }
 
 /*
+ * Before R is bounded: whether each of the free samples so far (two at
+ * least, and no experiment's among them) says a full flush costs more
+ * than keeping the threshold's ranges.  A probe down would then most
+ * likely pay a whole R a range for a sample that moves nothing.
+ */
+static bool guess_up(const struct tlbp_tc *t)
+{
+	const struct tlbp_tc_fit *f = &t->fit;
+	u32 i;
+
+	if (f->n < 2 || t->exp.n)
+		return false;
+	for (i = 0; i < f->n; i++) {
+		s64 dx = f->dx[i], dy = f->dy[i];
+
+		if (dx < 0) {
+			dx = -dx;
+			dy = -dy;
+		}
+		if (!dx || threshold_for(t, (dy << TC_DX_SHIFT) / dx) <= t->thr[0])
+			return false;
+	}
+	return true;
+}
+
+/*
  * An experiment may start: the credit is positive, it has been quiet for
  * long enough (longer after experiments that measured nothing), R is
  * bounded or the last free pair measured nothing (or the free samples
@@ -410,10 +439,11 @@ static void stop(struct tlbp_tc *t)
  * have moved R; half the largest range asked for lately, where that is
  * less), lie on a side of it; unbounded, no lower than half the one in
  * force, and half as far again after each experiment that measured
- * nothing.  Down, the probe widens the ranges above the lower one.  Up, it
- * keeps them up to the upper one, but no further than TC_KMIN such
- * ranges kept cost what the credit holds (keeping costs what it costs,
- * whatever R), nor than the largest range asked for lately.  An epoch
+ * nothing, and not down at all where guess_up().  Down, the probe widens
+ * the ranges above the lower one.  Up, it keeps them up to the upper
+ * one, but no further than TC_KMIN such ranges kept cost what the credit
+ * holds (keeping costs what it costs, whatever R), nor than the largest
+ * range asked for lately.  An epoch
  * decides as many band ranges as the credit pays for at the worst the
  * bounds of R allow, at least TC_KMIN: a probe with R unbounded risks
  * TC_KMIN full flushes' refills.
@@ -444,6 +474,9 @@ static void start(struct tlbp_tc *t)
 	 */
 	if (!t->fit.ok)
 		lo = tlbp_max_u32(lo, t->thr[0] >> tlbp_min_u32(t->empty + 1, 31));
+	/* Nor where every free sample so far says widening costs more. */
+	if (!t->fit.ok && guess_up(t))
+		lo = t->thr[0];
 	pay = (u64)t->credit / TC_KMIN + t->full + (u64)t->fit.r_lo;
 	hi = tlbp_min_u32(tlbp_min_u32(hi, tlbp_ratio(pay, t->invlpg)), t->biggest);
 	down = lo < t->thr[0];
@@ -617,6 +650,21 @@ void tlbp_tc_tick(struct tlbp_tc *t, const struct tlbp_tc_clock *c)
 		return;
 	}
 	if (t->phase) {
+		/*
+		 * Until its band comes, it decides as usual: the free epochs go
+		 * on, and a sample they bring plans the experiment anew.
+		 */
+		if (t->phase == TC_FIRST && !t->timing) {
+			u32 samples = t->stats.samples;
+
+			natural(t, c);
+			if (t->stats.samples != samples) {
+				t->phase = TC_NONE;
+				set_fast(t);
+				start(t);
+				return;
+			}
+		}
 		/* A band that does not come: give up, and wait longer next time. */
 		if (++t->quiet >= TC_WAIT) {
 			if (t->empty < 255)
@@ -703,6 +751,7 @@ bool tlbp_tc_decide(struct tlbp_tc *t, unsigned long entries, const struct tlbp_
 	} else {
 		if (!t->timing) {
 			t->timing = 1;
+			t->ticked = 0;
 			t->t0 = *c;
 			t->widened0 = t->widened;
 			t->quiet = 0;

@@ -885,6 +885,73 @@ static void test_toward(void)
 }
 
 /*
+ * mprotect-seed-n128's sweep: sizes 1..128 in turn, one a request, so an
+ * experiment's band comes once in 8 ticks, and stock widens every range
+ * of most ticks (no free sample).  R = 60000: keeping up to 201 pays, and
+ * a probe that widens costs a whole R.  Over 64 runs of their own noise
+ * and breaks: probes widen before R is bounded in 1 run of 4 at most (an
+ * experiment planned before the free samples bounded R must be planned
+ * anew when they do; it must wait for its band long enough to see it,
+ * the free epochs going on meanwhile; and two first free samples that
+ * each say widening costs more stop a probe down), and it keeps up to
+ * 127 within 8 sweeps in every run.
+ */
+static void test_sweep(void)
+{
+	unsigned int i, k, runs = 64, widened = 0, learnt = 0, worst = 0;
+	struct cpu p;
+
+	for (k = 1; k <= runs; k++) {
+		bool early = false;
+
+		cpu_init(&p, 60000);
+		p.rng ^= k * 0x9e3779b9ull;
+		for (i = 0; i < 8 * 128 && p.t.thr[0] < 127; i++) {
+			unsigned long probes = p.probes;
+			bool unbounded = !p.t.fit.ok;
+
+			early |= !step(&p, i % 128 + 1, false) && p.probes > probes && unbounded;
+		}
+		widened += early;
+		learnt += p.t.thr[0] >= 127;
+		worst = i > worst ? i : worst;
+	}
+	tap_ok(widened * 4 <= runs && learnt == runs,
+	       "sizes 1..128 in turn, R = 60000: probes widened before R was bounded in %u of %u runs (<= 1 in 4); keeps up to 127 in %u (the slowest after %u requests)",
+	       widened, runs, learnt, worst);
+}
+
+/*
+ * The guess that stops a probe down is the free samples' alone: ranges of
+ * 24 pages, R = 0, stock keeping them all (no free sample), and the first
+ * two experiments' probe epochs slowed by another task's work (20000
+ * ticks a request), so that their samples say widening costs more.  Were
+ * they taken for the free samples' guess, no probe would go down again
+ * (the guest's timed row once learnt in round 3 to 5, not 1).  Over 16
+ * runs: it learns to widen within 3000 requests in each.
+ */
+static void test_guess_free(void)
+{
+	unsigned int i, k, runs = 16, learnt = 0, worst = 0;
+	struct cpu p;
+
+	for (k = 1; k <= runs; k++) {
+		cpu_init(&p, 0);
+		p.rng ^= k * 0x9e3779b9ull;
+		for (i = 0; i < 3000 && !(p.t.why == TLBP_TC_OK && p.t.thr[0] < 24); i++) {
+			if (p.t.stats.probes < 2 && p.t.phase && p.t.probing && p.t.timing)
+				p.c.now += 20000;
+			step(&p, 24, false);
+		}
+		learnt += i < 3000;
+		worst = i > worst ? i : worst;
+	}
+	tap_ok(learnt == runs,
+	       "ranges of 24, R = 0, the first two probes slowed: widens them in %u of %u runs (the slowest after %u requests)",
+	       learnt, runs, worst);
+}
+
+/*
  * A stock far above every range asked for (arm64's 511: ranges of 24
  * pages, R = 0, the guest's timed row): the unbounded probes' band walks
  * down to them, and it learns to widen them.
@@ -957,7 +1024,7 @@ static void test_determinism(void)
 
 int main(void)
 {
-	tap_plan(58);
+	tap_plan(60);
 	test_start();
 	test_widen();
 	test_keep();
@@ -982,6 +1049,8 @@ int main(void)
 	test_free();
 	test_unbounded();
 	test_toward();
+	test_sweep();
+	test_guess_free();
 	test_far();
 	test_gaps();
 	test_determinism();
