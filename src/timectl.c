@@ -443,10 +443,9 @@ static bool guess_up(const struct tlbp_tc *t)
  * the ranges above the lower one.  Up, it keeps them up to the upper
  * one, but no further than TC_KMIN such ranges kept cost what the credit
  * holds (keeping costs what it costs, whatever R), nor than the largest
- * range asked for lately.  An epoch
- * decides as many band ranges as the credit pays for at the worst the
- * bounds of R allow, at least TC_KMIN: a probe with R unbounded risks
- * TC_KMIN full flushes' refills.
+ * range asked for lately.  An epoch decides as many band ranges as the
+ * credit pays for at the worst the bounds of R allow, at least TC_KMIN:
+ * a probe with R unbounded risks TC_KMIN full flushes' refills.
  */
 static void start(struct tlbp_tc *t)
 {
