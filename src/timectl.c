@@ -615,15 +615,20 @@ static void end_epoch(struct tlbp_tc *t, const struct tlbp_tc_clock *c)
 	stop(t);
 }
 
-/* Between experiments: the epoch since the last tick, paired with the one before. */
-static void natural(struct tlbp_tc *t, const struct tlbp_tc_clock *c)
+/*
+ * Between experiments: the epoch since the last tick, paired with the one
+ * before.  True: the pair made a sample.
+ */
+static bool natural(struct tlbp_tc *t, const struct tlbp_tc_clock *c)
 {
 	s64 dx, dz, dy, dt, reqs;
+	bool sampled = false;
 
 	if (t->ticked && measure(t, &t->tick, t->tick_widened, c, &dx, &dz, &dy, &dt, &reqs)) {
 		if (t->natural) {
 			t->still = dx == t->nat_dx;
-			if (!t->still && !t->confounded)
+			sampled = !t->still && !t->confounded;
+			if (sampled)
 				sample(t, dx - t->nat_dx, dz - t->nat_dz, dy - t->nat_dy, true);
 		}
 		t->natural = 1;
@@ -637,6 +642,7 @@ static void natural(struct tlbp_tc *t, const struct tlbp_tc_clock *c)
 	t->ticked = 1;
 	t->tick = *c;
 	t->tick_widened = t->widened;
+	return sampled;
 }
 
 void tlbp_tc_tick(struct tlbp_tc *t, const struct tlbp_tc_clock *c)
@@ -653,16 +659,11 @@ void tlbp_tc_tick(struct tlbp_tc *t, const struct tlbp_tc_clock *c)
 		 * Until its band comes, it decides as usual: the free epochs go
 		 * on, and a sample they bring plans the experiment anew.
 		 */
-		if (t->phase == TC_FIRST && !t->timing) {
-			u32 samples = t->stats.samples;
-
-			natural(t, c);
-			if (t->stats.samples != samples) {
-				t->phase = TC_NONE;
-				set_fast(t);
-				start(t);
-				return;
-			}
+		if (t->phase == TC_FIRST && !t->timing && natural(t, c)) {
+			t->phase = TC_NONE;
+			set_fast(t);
+			start(t);
+			return;
 		}
 		/* A band that does not come: give up, and wait longer next time. */
 		if (++t->quiet >= TC_WAIT) {
